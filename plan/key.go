@@ -1,0 +1,107 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Key identifies a resource: its ARM ID, lower-cased, because ARM compares IDs
+// case-insensitively and Private DNS even lower-cases names (arm-rules §1.2).
+type Key string
+
+// KeyOf normalises an ARM ID into a Key.
+func KeyOf(id string) Key { return Key(strings.ToLower(strings.TrimSuffix(id, "/"))) }
+
+// ID is a parsed ARM resource ID of a kind azsvc knows.
+type ID struct {
+	Subscription  string
+	ResourceGroup string
+	Kind          Kind
+	// Names holds the parent's name first for child kinds, e.g. [lb, probe].
+	Names []string
+}
+
+// Name is the resource's own (last) name.
+func (id ID) Name() string { return id.Names[len(id.Names)-1] }
+
+// String renders the canonical ARM ID.
+func (id ID) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "/subscriptions/%s/resourceGroups/%s/providers/", id.Subscription, id.ResourceGroup)
+	b.WriteString("Microsoft.Network/")
+	if p := id.Kind.Parent(); p != "" {
+		fmt.Fprintf(&b, "%s/%s/", p.Segment(), id.Names[0])
+	}
+	fmt.Fprintf(&b, "%s/%s", id.Kind.Segment(), id.Name())
+	return b.String()
+}
+
+// Key is the normalised key of the ID.
+func (id ID) Key() Key { return KeyOf(id.String()) }
+
+// ParentID returns the ID of the parent resource of a child ID.
+func (id ID) ParentID() (ID, bool) {
+	p := id.Kind.Parent()
+	if p == "" {
+		return ID{}, false
+	}
+	return ID{Subscription: id.Subscription, ResourceGroup: id.ResourceGroup, Kind: p, Names: id.Names[:1]}, true
+}
+
+// NewID builds an ID of a top-level kind.
+func NewID(sub, rg string, kind Kind, name string) ID {
+	return ID{Subscription: sub, ResourceGroup: rg, Kind: kind, Names: []string{name}}
+}
+
+// ChildID builds the ID of a child of parent.
+func ChildID(parent ID, kind Kind, name string) ID {
+	return ID{Subscription: parent.Subscription, ResourceGroup: parent.ResourceGroup, Kind: kind, Names: []string{parent.Name(), name}}
+}
+
+// ParseID parses an ARM ID of one of azsvc's kinds.
+func ParseID(s string) (ID, error) {
+	parts := strings.Split(strings.Trim(s, "/"), "/")
+	if len(parts) < 8 || !strings.EqualFold(parts[0], "subscriptions") ||
+		!strings.EqualFold(parts[2], "resourceGroups") || !strings.EqualFold(parts[4], "providers") ||
+		!strings.EqualFold(parts[5], "Microsoft.Network") {
+		return ID{}, fmt.Errorf("not a Microsoft.Network resource ID: %q", s)
+	}
+	id := ID{Subscription: parts[1], ResourceGroup: parts[3]}
+	rest := parts[6:]
+	top, ok := kindBySegment(rest[0], "")
+	if !ok {
+		return ID{}, fmt.Errorf("unsupported resource type %q in ID %q", rest[0], s)
+	}
+	switch len(rest) {
+	case 2:
+		id.Kind, id.Names = top, []string{rest[1]}
+	case 4:
+		child, ok := kindBySegment(rest[2], top)
+		if !ok {
+			return ID{}, fmt.Errorf("unsupported child type %q in ID %q", rest[2], s)
+		}
+		id.Kind, id.Names = child, []string{rest[1], rest[3]}
+	default:
+		return ID{}, fmt.Errorf("unsupported resource ID shape: %q", s)
+	}
+	return id, nil
+}
+
+func kindBySegment(seg string, parent Kind) (Kind, bool) {
+	for k, info := range kinds {
+		if info.parent == parent && strings.EqualFold(info.segment, seg) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Address is the short, readable address of a resource used in plan output,
+// mirroring the ARM hierarchy: lb/kubernetes/rule/a1b2-TCP-80, pip/kubernetes-a1b2
+// (ux-anchors §8.1).
+func (id ID) Address() string {
+	if p := id.Kind.Parent(); p != "" {
+		return kinds[p].addrToken + "/" + id.Names[0] + "/" + kinds[id.Kind].addrToken + "/" + id.Name()
+	}
+	return kinds[id.Kind].addrToken + "/" + id.Name()
+}

@@ -1,0 +1,105 @@
+// Package service reads Kubernetes Service manifests, keeping the file, line
+// and column of every field, knows every annotation CCM reads, and validates
+// Services offline.
+package service
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Position is a place in an input file. Line and Column are 1-based; zero
+// means unknown.
+type Position struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func (p Position) String() string {
+	switch {
+	case p.Line == 0:
+		return p.File
+	case p.Column == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Service is a decoded Service with the positions of its fields.
+type Service struct {
+	*corev1.Service
+	// Source is where the Service's document starts.
+	Source Position
+	// positions maps a field path to where its value is written. Paths use
+	// dots between fields and [i] for list items; annotation keys are quoted
+	// whole: metadata.annotations["service.beta.kubernetes.io/azure-dns-label-name"],
+	// spec.ports[0].port.
+	positions map[string]Position
+}
+
+// Key is "namespace/name", the form CCM uses in tags and messages; an empty
+// namespace is "default", as kubectl applies it.
+func (s *Service) Key() string {
+	ns := s.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	return ns + "/" + s.Name
+}
+
+// Pos returns the position of the field at path, falling back to the
+// nearest enclosing field that has one, then to the document start.
+func (s *Service) Pos(path string) Position {
+	for p := path; p != ""; p = parentPath(p) {
+		if pos, ok := s.positions[p]; ok {
+			return pos
+		}
+	}
+	return s.Source
+}
+
+// AnnotationPath is the field path of an annotation key.
+func AnnotationPath(key string) string { return fmt.Sprintf("metadata.annotations[%q]", key) }
+
+func parentPath(p string) string {
+	depth := 0
+	for i := len(p) - 1; i >= 0; i-- {
+		switch p[i] {
+		case ']':
+			depth++
+		case '[':
+			depth--
+			if depth == 0 {
+				return p[:i]
+			}
+		case '.':
+			if depth == 0 {
+				return p[:i]
+			}
+		}
+	}
+	return ""
+}
+
+// Severity of a diagnostic.
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Diagnostic is one finding about the input.
+type Diagnostic struct {
+	Code     string   `json:"code"` // stable, e.g. AZSVC1001
+	Severity Severity `json:"severity"`
+	Service  string   `json:"service,omitempty"` // namespace/name
+	Pos      Position `json:"range"`
+	// Field is the field path (see Service.positions) or annotation key the
+	// finding is about.
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
