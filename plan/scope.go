@@ -1,0 +1,25 @@
+package plan
+
+// ServiceRef names a Service in scope of a plan and the name prefix CCM
+// derives from its UID (ccm-semantics §2.1): ownership of frontends, rules,
+// probes and managed public IPs is decided by this prefix and by name
+// (§2.4).
+type ServiceRef struct {
+	Name   string // namespace/name
+	Prefix string // "a" + uid without dashes, cut to 32 characters
+	// PinnedIPs are the addresses the Service pins (azure-load-balancer-ipv4/6
+	// or spec.loadBalancerIP), used to recognise shared frontends and
+	// user-assigned public IPs as its own.
+	PinnedIPs []string
+	// PIPNames are the user-assigned public IP names it names
+	// (azure-pip-name, azure-pip-name-ipv6).
+	PIPNames []string
+}
+
+// Scope is what a plan may touch: the cluster and the Services of the input.
+// Resources of Services outside the scope are left alone unless Prune is set.
+type Scope struct {
+	Cluster  string // --cluster-name, e.g. "kubernetes"
+	Services []ServiceRef
+	Prune    bool
+}
