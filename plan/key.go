@@ -24,15 +24,29 @@ type ID struct {
 // Name is the resource's own (last) name.
 func (id ID) Name() string { return id.Names[len(id.Names)-1] }
 
-// String renders the canonical ARM ID.
+// String renders the canonical ARM ID. It is on the hot path of desired-state
+// building (every reference), so it concatenates instead of formatting.
 func (id ID) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "/subscriptions/%s/resourceGroups/%s/providers/", id.Subscription, id.ResourceGroup)
-	b.WriteString("Microsoft.Network/")
-	if p := id.Kind.Parent(); p != "" {
-		fmt.Fprintf(&b, "%s/%s/", p.Segment(), id.Names[0])
+	n := 80 + len(id.Subscription) + len(id.ResourceGroup)
+	for _, name := range id.Names {
+		n += len(name) + 1
 	}
-	fmt.Fprintf(&b, "%s/%s", id.Kind.Segment(), id.Name())
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString("/subscriptions/")
+	b.WriteString(id.Subscription)
+	b.WriteString("/resourceGroups/")
+	b.WriteString(id.ResourceGroup)
+	b.WriteString("/providers/Microsoft.Network/")
+	if p := id.Kind.Parent(); p != "" {
+		b.WriteString(p.Segment())
+		b.WriteByte('/')
+		b.WriteString(id.Names[0])
+		b.WriteByte('/')
+	}
+	b.WriteString(id.Kind.Segment())
+	b.WriteByte('/')
+	b.WriteString(id.Name())
 	return b.String()
 }
 

@@ -1,0 +1,212 @@
+package apply
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+// written holds what ARM returned for the resources this run has written, so
+// later steps can use the values Azure assigned (DESIGN.md "Diff, ownership,
+// order": NSG destinations need the frontend IP, DNS A records the PE IP).
+type written struct {
+	resources map[plan.Key]*plan.Resource
+}
+
+func newWritten() *written { return &written{resources: map[plan.Key]*plan.Resource{}} }
+
+// record stores a step's result. The target's earlier result and children
+// are forgotten first: a delete leaves nothing, and a put returns the
+// complete child set.
+func (w *written) record(step *plan.Step, res *plan.Resource, children []*plan.Resource) {
+	target := step.Target.Key()
+	delete(w.resources, target)
+	if hasChildKinds(step.Target.Kind) {
+		for k, r := range w.resources {
+			if pid, ok := r.ID.ParentID(); ok && pid.Key() == target {
+				delete(w.resources, k)
+			}
+		}
+	}
+	if res != nil {
+		w.resources[res.Key()] = res
+	}
+	for _, c := range children {
+		w.resources[c.Key()] = c
+	}
+}
+
+// prepare returns the step as it is sent: AfterApply markers replaced by the
+// values earlier steps returned, plain Unknown values taken from an earlier
+// write of the same resource or else dropped (Azure assigns them), and
+// If-Match refreshed when this run already wrote the target, since that
+// write moved its etag. The plan's own step is not modified.
+func (w *written) prepare(step *plan.Step) (*plan.Step, error) {
+	s := *step
+	if prev, ok := w.resources[step.Target.Key()]; ok && prev.Etag != "" {
+		s.IfMatch = prev.Etag
+	}
+	switch {
+	case step.Op == plan.OpDelete:
+		return &s, nil
+	case step.Op != plan.OpPut:
+		return nil, fmt.Errorf("%s: unknown step op %q", step.Target.Address(), step.Op)
+	case step.Body == nil:
+		return nil, fmt.Errorf("%s: put step has no body", step.Target.Address())
+	}
+	var err error
+	if s.Body, err = w.resolveResource(step.Body); err != nil {
+		return nil, err
+	}
+	s.Children = make([]*plan.Resource, len(step.Children))
+	for i, c := range step.Children {
+		if s.Children[i], err = w.resolveResource(c); err != nil {
+			return nil, err
+		}
+	}
+	return &s, nil
+}
+
+func (w *written) resolveResource(r *plan.Resource) (*plan.Resource, error) {
+	out := *r
+	var mirror map[string]any
+	if prev, ok := w.resources[r.Key()]; ok {
+		mirror = prev.Properties
+	}
+	props, _, err := w.resolveValue(r.Properties, mirror, "properties")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.ID.Address(), err)
+	}
+	out.Properties, _ = props.(map[string]any)
+	return &out, nil
+}
+
+// resolveValue returns v with its markers resolved and keep=false when v is a
+// plain Unknown to leave out of the body. mirror is the same place in an
+// earlier result of the same resource, if any.
+func (w *written) resolveValue(v, mirror any, path string) (any, bool, error) {
+	if plan.IsUnknown(v) {
+		if src, field, ok := plan.UnknownSource(v); ok {
+			got, err := w.lookup(src, field)
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: %w", path, err)
+			}
+			return got, true, nil
+		}
+		if known(mirror) {
+			return mirror, true, nil
+		}
+		return nil, false, nil
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		m, _ := mirror.(map[string]any)
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			got, keep, err := w.resolveValue(x, m[k], path+"."+k)
+			if err != nil {
+				return nil, false, err
+			}
+			if keep {
+				out[k] = got
+			}
+		}
+		return out, true, nil
+	case []any:
+		out := make([]any, 0, len(t))
+		for i, x := range t {
+			got, keep, err := w.resolveValue(x, nil, path+"["+strconv.Itoa(i)+"]")
+			if err != nil {
+				return nil, false, err
+			}
+			if keep {
+				out = append(out, got)
+			}
+		}
+		return out, true, nil
+	}
+	return v, true, nil
+}
+
+// lookup reads field (a property name, or a dotted path such as
+// "ipConfigurations.0.privateIPAddress") from what an earlier step returned
+// for src.
+func (w *written) lookup(src plan.Key, field string) (any, error) {
+	r, ok := w.resources[src]
+	if !ok {
+		return nil, fmt.Errorf("known after apply from %s %s, but no earlier step wrote it", addressOf(src), field)
+	}
+	var v any = r.Properties
+	for _, part := range strings.Split(field, ".") {
+		v = index(v, part)
+	}
+	if !known(v) {
+		return nil, fmt.Errorf("known after apply from %s %s, but ARM returned no value for it", addressOf(src), field)
+	}
+	return v, nil
+}
+
+func hasChildKinds(parent plan.Kind) bool {
+	for _, k := range plan.Kinds() {
+		if k.Parent() == parent {
+			return true
+		}
+	}
+	return false
+}
+
+func index(v any, part string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return t[part]
+	case []any:
+		if i, err := strconv.Atoi(part); err == nil && i >= 0 && i < len(t) {
+			return t[i]
+		}
+	}
+	return nil
+}
+
+func known(v any) bool {
+	if v == nil || plan.IsUnknown(v) {
+		return false
+	}
+	s, isString := v.(string)
+	return !isString || s != ""
+}
+
+func addressOf(k plan.Key) string {
+	if id, err := plan.ParseID(string(k)); err == nil {
+		return id.Address()
+	}
+	return string(k)
+}
+
+// outputs lists the top-level properties the planned step left to Azure
+// (plain Unknown) with the values ARM returned for them.
+func outputs(step *plan.Step, res *plan.Resource, children []*plan.Resource) []Output {
+	got := map[plan.Key]*plan.Resource{}
+	for _, r := range append([]*plan.Resource{res}, children...) {
+		if r != nil {
+			got[r.Key()] = r
+		}
+	}
+	var out []Output
+	for _, planned := range append([]*plan.Resource{step.Body}, step.Children...) {
+		if planned == nil || got[planned.Key()] == nil {
+			continue
+		}
+		for _, field := range sortedKeys(planned.Properties) {
+			v := planned.Properties[field]
+			if _, _, copied := plan.UnknownSource(v); !plan.IsUnknown(v) || copied {
+				continue
+			}
+			if now := got[planned.Key()].Properties[field]; known(now) {
+				out = append(out, Output{Address: planned.ID.Address(), Field: field, Value: now})
+			}
+		}
+	}
+	return out
+}

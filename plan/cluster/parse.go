@@ -1,0 +1,195 @@
+package cluster
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Parse reads CCM's azure.json. It applies CCM's defaults (§10; the default
+// SKU is standard, not basic as CCM's docs claim), returns a note for every
+// key CCM does not know (kept in Config.Unknown, never echoing values, since
+// azure.json may hold secrets), and fails on a missing required key, a value
+// of the wrong type or an out-of-range enum, naming the key. The cluster name
+// defaults to "kubernetes"; the caller sets ClusterName and Subscription from
+// azsvc's own settings and then calls Validate.
+func Parse(data []byte) (*Config, []string, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, nil, jsonError(data, err)
+	}
+	cfg := &Config{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(cfg); err != nil {
+		return nil, nil, jsonError(data, err)
+	}
+	notes := cfg.collectUnknown(raw)
+	cfg.applyDefaults()
+	if err := cfg.check(); err != nil {
+		return nil, notes, err
+	}
+	return cfg, notes, nil
+}
+
+// Validate checks what only the complete configuration can tell: after the
+// caller filled in azsvc's settings.
+func (c *Config) Validate() error {
+	if strings.TrimSpace(c.ClusterName) == "" {
+		return errors.New("cluster name is empty")
+	}
+	if c.SubscriptionForIDs() == "" {
+		return errors.New(`no subscription: set "subscriptionId" in azure.json or azsvc's subscription setting`)
+	}
+	if c.MultiSLB() {
+		for _, m := range c.MultipleStandardLoadBalancerConfigurations {
+			if strings.EqualFold(m.Name, c.ClusterName) {
+				return nil
+			}
+		}
+		return fmt.Errorf("multipleStandardLoadBalancerConfigurations: no configuration is named after the cluster %q (ccm-semantics §2.2)", c.ClusterName)
+	}
+	return nil
+}
+
+func (c *Config) applyDefaults() {
+	if c.ClusterName == "" {
+		c.ClusterName = DefaultClusterName
+	}
+	c.LoadBalancerSKU = strings.ToLower(orDefault(c.LoadBalancerSKU, SKUStandard))
+	c.BackendPoolType = orDefault(c.BackendPoolType, PoolNodeIPConfiguration)
+	c.HealthProbeMode = strings.ToLower(orDefault(c.HealthProbeMode, ProbeModeServiceNodePort))
+	if c.SharedHealthProbePort == 0 {
+		c.SharedHealthProbePort = 10256
+	}
+	c.SharedHealthProbePath = orDefault(c.SharedHealthProbePath, "/healthz")
+	if c.MaximumLoadBalancerRuleCount == 0 {
+		c.MaximumLoadBalancerRuleCount = 250
+	}
+	if c.LoadBalancerBackendPoolUpdateInterval == 0 {
+		c.LoadBalancerBackendPoolUpdateInterval = 30
+	}
+	c.VMType = orDefault(c.VMType, "vmss")
+	if c.ExcludeMasterFromStandardLB == nil {
+		t := true
+		c.ExcludeMasterFromStandardLB = &t
+	}
+	for i := range c.MultipleStandardLoadBalancerConfigurations {
+		m := &c.MultipleStandardLoadBalancerConfigurations[i]
+		if m.AllowServicePlacement == nil {
+			t := true
+			m.AllowServicePlacement = &t
+		}
+	}
+}
+
+func (c *Config) check() error {
+	for _, req := range []struct{ key, val string }{
+		{"resourceGroup", c.ResourceGroup},
+		{"location", c.Location},
+		{"securityGroupName", c.SecurityGroupName},
+	} {
+		if strings.TrimSpace(req.val) == "" {
+			return fmt.Errorf("missing required key %q", req.key)
+		}
+	}
+	if err := oneOf("loadBalancerSku", c.LoadBalancerSKU, SKUBasic, SKUStandard, SKUService); err != nil {
+		return err
+	}
+	if err := oneOf("loadBalancerBackendPoolConfigurationType", c.BackendPoolType, PoolNodeIPConfiguration, PoolNodeIP, PoolPodIP); err != nil {
+		return err
+	}
+	if err := oneOf("clusterServiceLoadBalancerHealthProbeMode", c.HealthProbeMode, ProbeModeServiceNodePort, ProbeModeShared); err != nil {
+		return err
+	}
+	if c.DisableOutboundSNAT && !c.Standard() {
+		return errors.New(`"disableOutboundSNAT" needs loadBalancerSku standard`)
+	}
+	seen := map[string]bool{}
+	for i, m := range c.MultipleStandardLoadBalancerConfigurations {
+		key := fmt.Sprintf("multipleStandardLoadBalancerConfigurations[%d]", i)
+		if strings.TrimSpace(m.Name) == "" {
+			return fmt.Errorf("%s: missing required key \"name\"", key)
+		}
+		if strings.TrimSpace(m.PrimaryVMSet) == "" {
+			return fmt.Errorf("%s: missing required key \"primaryVMSet\"", key)
+		}
+		if seen[strings.ToLower(m.Name)] {
+			return fmt.Errorf("%s: duplicate name %q", key, m.Name)
+		}
+		seen[strings.ToLower(m.Name)] = true
+	}
+	return nil
+}
+
+func oneOf(key, val string, allowed ...string) error {
+	for _, a := range allowed {
+		if strings.EqualFold(val, a) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: invalid value %q (want one of %s)", key, val, strings.Join(allowed, ", "))
+}
+
+// collectUnknown records keys that are neither modelled nor known CCM keys.
+// encoding/json matches keys case-insensitively, so the check does too.
+func (c *Config) collectUnknown(raw map[string]json.RawMessage) []string {
+	known, ignored := modelledKeys(), ignoredKeys()
+	var notes []string
+	for k, v := range raw {
+		lk := strings.ToLower(k)
+		if known[lk] || ignored[lk] {
+			continue
+		}
+		if c.Unknown == nil {
+			c.Unknown = map[string]any{}
+		}
+		var val any
+		_ = json.Unmarshal(v, &val) // already valid JSON
+		c.Unknown[k] = val
+		notes = append(notes, fmt.Sprintf("azure.json: unknown key %q ignored", k))
+	}
+	sort.Strings(notes)
+	return notes
+}
+
+func modelledKeys() map[string]bool {
+	out := map[string]bool{}
+	t := reflect.TypeOf(Config{})
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out[strings.ToLower(name)] = true
+		}
+	}
+	return out
+}
+
+// jsonError turns a decoding error into one naming the line and column or
+// the key at fault.
+func jsonError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		line, col := lineCol(data, syn.Offset)
+		return fmt.Errorf("line %d, column %d: %w", line, col, err)
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		line, col := lineCol(data, typ.Offset)
+		return fmt.Errorf("line %d, column %d: key %q: want %s, got JSON %s: %w", line, col, typ.Field, typ.Type, typ.Value, err)
+	}
+	return fmt.Errorf("parse azure.json: %w", err)
+}
+
+func lineCol(data []byte, offset int64) (int, int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	prefix := data[:offset]
+	line := bytes.Count(prefix, []byte("\n")) + 1
+	col := int(offset) - bytes.LastIndexByte(prefix, '\n')
+	return line, col
+}

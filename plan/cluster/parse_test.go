@@ -1,0 +1,150 @@
+package cluster
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const minimal = `{"resourceGroup":"rg","location":"westeurope","securityGroupName":"nsg","subscriptionId":"sub"}`
+
+// TestParseDefaults checks CCM's defaults (ccm-semantics §10): the SKU
+// default is standard although CCM's docs say basic (Appendix A).
+func TestParseDefaults(t *testing.T) {
+	cfg, notes, err := Parse([]byte(minimal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 0 {
+		t.Errorf("notes = %v, want none", notes)
+	}
+	got := map[string]any{
+		"sku": cfg.LoadBalancerSKU, "pool": cfg.BackendPoolType, "probeMode": cfg.HealthProbeMode,
+		"sharedPort": cfg.SharedHealthProbePort, "sharedPath": cfg.SharedHealthProbePath,
+		"maxRules": cfg.MaximumLoadBalancerRuleCount, "vmType": cfg.VMType, "cluster": cfg.ClusterName,
+		"excludeMaster": *cfg.ExcludeMasterFromStandardLB, "lbBase": cfg.LBBase(), "lbRG": cfg.LBResourceGroup(),
+		"nsgRG": cfg.NSGResourceGroup(), "vnetRG": cfg.VnetRG(), "plsRG": cfg.PLSResourceGroup(),
+		"interval": cfg.LoadBalancerBackendPoolUpdateInterval,
+	}
+	want := map[string]any{
+		"sku": "standard", "pool": "nodeIPConfiguration", "probeMode": "servicenodeport",
+		"sharedPort": int32(10256), "sharedPath": "/healthz", "maxRules": 250, "vmType": "vmss",
+		"cluster": "kubernetes", "excludeMaster": true, "lbBase": "kubernetes", "lbRG": "rg",
+		"nsgRG": "rg", "vnetRG": "rg", "plsRG": "rg", "interval": 30,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("defaults (-want +got):\n%s", d)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, in, wantErr string
+	}{
+		{"missing resourceGroup", `{"location":"x","securityGroupName":"n"}`, `missing required key "resourceGroup"`},
+		{"missing location", `{"resourceGroup":"x","securityGroupName":"n"}`, `missing required key "location"`},
+		{"missing securityGroupName (§5.1)", `{"resourceGroup":"x","location":"y"}`, `missing required key "securityGroupName"`},
+		{"syntax error names line", "{\n\"resourceGroup\": ,\n}", "line 2, column"},
+		{"wrong type names key", `{"resourceGroup":"x","location":"y","securityGroupName":"n","disableOutboundSNAT":"yes"}`, `key "disableOutboundSNAT"`},
+		{"bad sku", `{"resourceGroup":"x","location":"y","securityGroupName":"n","loadBalancerSku":"premium"}`, `"loadBalancerSku": invalid value "premium"`},
+		{"bad pool type", `{"resourceGroup":"x","location":"y","securityGroupName":"n","loadBalancerBackendPoolConfigurationType":"nic"}`, `loadBalancerBackendPoolConfigurationType`},
+		{"bad probe mode", `{"resourceGroup":"x","location":"y","securityGroupName":"n","clusterServiceLoadBalancerHealthProbeMode":"all"}`, `clusterServiceLoadBalancerHealthProbeMode`},
+		{"outbound snat on basic (§10)", `{"resourceGroup":"x","location":"y","securityGroupName":"n","loadBalancerSku":"basic","disableOutboundSNAT":true}`, `disableOutboundSNAT`},
+		{"multi-SLB without primaryVMSet", `{"resourceGroup":"x","location":"y","securityGroupName":"n","multipleStandardLoadBalancerConfigurations":[{"name":"kubernetes"}]}`, `primaryVMSet`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := Parse([]byte(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestParseUnknownKeysNoted(t *testing.T) {
+	in := `{"resourceGroup":"rg","location":"l","securityGroupName":"n","aadClientSecret":"s3cret","fooBar":1,"RESOURCEGROUP2":"x"}`
+	cfg, notes, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`azure.json: unknown key "RESOURCEGROUP2" ignored`, `azure.json: unknown key "fooBar" ignored`}
+	if d := cmp.Diff(want, notes); d != "" {
+		t.Errorf("notes (-want +got):\n%s", d)
+	}
+	if _, ok := cfg.Unknown["fooBar"]; !ok {
+		t.Errorf("Unknown = %v, want fooBar kept", cfg.Unknown)
+	}
+	for _, n := range notes {
+		if strings.Contains(n, "s3cret") {
+			t.Errorf("note leaks a value: %q", n)
+		}
+	}
+}
+
+func TestSubscriptionForIDs(t *testing.T) {
+	tests := []struct {
+		name                string
+		json, override, net string
+		want                string
+	}{
+		{"azure.json", "a", "", "", "a"},
+		{"azsvc override", "a", "b", "", "b"},
+		{"network subscription wins when different (§2.2)", "a", "", "n", "n"},
+		{"network subscription equal", "a", "", "A", "a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Config{SubscriptionID: tt.json, Subscription: tt.override, NetworkResourceSubscriptionID: tt.net}
+			if got := c.SubscriptionForIDs(); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	cfg, _, err := Parse([]byte(`{"resourceGroup":"rg","location":"l","securityGroupName":"n","loadBalancerBackendPoolConfigurationType":"nodeIP","multipleStandardLoadBalancerConfigurations":[{"name":"lb1","primaryVMSet":"p"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "subscription") {
+		t.Errorf("err = %v, want missing subscription", err)
+	}
+	cfg.Subscription = "s"
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "named after the cluster") {
+		t.Errorf("err = %v, want multi-SLB cluster-name config error", err)
+	}
+	cfg.ClusterName = "LB1"
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("err = %v, want nil (names compare case-insensitively)", err)
+	}
+}
+
+func TestConfigTags(t *testing.T) {
+	c := &Config{Tags: "a=1, b = 2,broken,=x,c=3=4", TagsMap: map[string]string{"A": "map"}}
+	want := map[string]string{"A": "map", "b": "2"}
+	if d := cmp.Diff(want, c.ConfigTags()); d != "" {
+		t.Errorf("tags (-want +got):\n%s", d)
+	}
+}
+
+func TestExampleConfig(t *testing.T) {
+	data, err := os.ReadFile("../../examples/azure.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, notes, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 0 {
+		t.Errorf("notes = %v", notes)
+	}
+	cfg.ClusterName = "aks-prod-weu"
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}

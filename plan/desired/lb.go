@@ -1,0 +1,144 @@
+package desired
+
+import (
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/cluster"
+	"github.com/azsvc/azsvc/plan/service"
+)
+
+// internalSuffix marks an internal LB; CCM also recognises internal LBs by
+// it (isInternalLoadBalancer).
+const internalSuffix = "-internal"
+
+// selectLB names the LB hosting a Service (§2.2, §7.6): lbBase for a single
+// standard LB, the VM set's LB on basic SKU, a multi-SLB configuration's LB
+// otherwise; "-internal" for internal Services.
+func (b *builder) selectLB(info *svcInfo) (string, bool) {
+	name := b.cfg.LBBase()
+	switch {
+	case b.cfg.MultiSLB():
+		var ok bool
+		if name, ok = b.selectMultiSLB(info); !ok {
+			return "", false
+		}
+	case !b.cfg.Standard():
+		name = b.basicLBName(info.svc)
+	}
+	if info.internal {
+		name += internalSuffix
+	}
+	return name, true
+}
+
+// basicLBName follows azure-load-balancer-mode on basic SKU: a named VM set
+// other than the primary one gets its own LB. "__auto__" picks the LB with
+// the fewest rules among the VM sets, which azsvc cannot see offline: it
+// uses the primary LB.
+func (b *builder) basicLBName(s *service.Service) string {
+	mode := strings.TrimSpace(s.Annotations[service.AnnLoadBalancerMode])
+	primary := b.cfg.PrimaryScaleSetName
+	if strings.EqualFold(b.cfg.VMType, "standard") {
+		primary = b.cfg.PrimaryAvailabilitySetName
+	}
+	if mode == "" || mode == "__auto__" || strings.EqualFold(mode, primary) {
+		return b.cfg.LBBase()
+	}
+	return mode
+}
+
+// selectMultiSLB picks a multi-SLB configuration (§7.6): eligible ones
+// (annotation, allowServicePlacement, label selectors), then an existing LB
+// without rules, then the first not yet existing, then the one with the
+// fewest rules. Namespace labels are unknown offline, so a
+// serviceNamespaceSelector never matches.
+func (b *builder) selectMultiSLB(info *svcInfo) (string, bool) {
+	eligible, ok := b.eligibleConfigs(info)
+	if !ok {
+		return "", false
+	}
+	exists := func(name string) bool {
+		if info.internal {
+			name += internalSuffix
+		}
+		_, ok := b.state.Get(plan.NewID(b.sub, b.cfg.LBResourceGroup(), plan.KindLoadBalancer, name).Key())
+		return ok
+	}
+	for _, c := range eligible {
+		if exists(c.Name) && b.ruleCount[lbKeyName(c.Name, info.internal)] == 0 {
+			return c.Name, true
+		}
+	}
+	for _, c := range eligible {
+		if !exists(c.Name) {
+			return c.Name, true
+		}
+	}
+	best := eligible[0].Name
+	for _, c := range eligible[1:] {
+		if b.ruleCount[lbKeyName(c.Name, info.internal)] < b.ruleCount[lbKeyName(best, info.internal)] {
+			best = c.Name
+		}
+	}
+	return best, true
+}
+
+func lbKeyName(name string, internal bool) string {
+	if internal {
+		return name + internalSuffix
+	}
+	return name
+}
+
+func (b *builder) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool) {
+	s := info.svc
+	want := map[string]bool{}
+	for _, n := range annList(s, service.AnnLoadBalancerConfigurations, ",") {
+		want[strings.ToLower(n)] = true
+	}
+	var matched, plain []cluster.MultiSLBConfig
+	for _, c := range b.cfg.MultipleStandardLoadBalancerConfigurations {
+		if len(want) > 0 && !want[strings.ToLower(c.Name)] || c.AllowServicePlacement != nil && !*c.AllowServicePlacement {
+			continue
+		}
+		switch {
+		case c.ServiceLabelSelector == nil && c.ServiceNamespaceSelector == nil:
+			plain = append(plain, c)
+		case c.ServiceNamespaceSelector == nil && c.ServiceLabelSelector.Matches(s.Labels):
+			matched = append(matched, c)
+		}
+	}
+	if len(matched) > 0 {
+		return matched, true
+	}
+	if len(plain) == 0 {
+		r := &refusal{svc: s}
+		r.add(CodeLBSelection, annField(service.AnnLoadBalancerConfigurations), "name a configuration of multipleStandardLoadBalancerConfigurations",
+			"service %q selects %d load balancers by annotation, but none of them is defined in multipleStandardLoadBalancerConfigurations or eligible", s.Name, len(want))
+		b.diags = append(b.diags, r.diags...)
+		return nil, false
+	}
+	return plain, true
+}
+
+// placePLS creates the Service's PLS on frontend fe, or joins the one
+// another Service created there: silently, unless this Service sets PLS
+// options, which CCM refuses (§8 "Existing PLS on the FIP").
+func (b *builder) placePLS(info *svcInfo, fe *plan.Resource) {
+	if r, ok := b.placed["pls-on|"+placeKey(fe.ID)]; ok {
+		if info.pls.hasConfig {
+			rf := &refusal{svc: info.svc}
+			rf.add(CodePrivateLink, annField(service.AnnPLSCreate), "remove the PLS options from this Service, or stop sharing the frontend",
+				"private link service(%s) on LB frontend(%s) is owned by service(%s)", r.Name(), fe.Name(), r.Tags[tagOwnerService])
+			b.diags = append(b.diags, rf.diags...)
+			return
+		}
+		r.AddService(info.key)
+		return
+	}
+	pls := b.plsResource(info, fe)
+	pls.AddService(info.key)
+	b.placed["pls-on|"+placeKey(fe.ID)] = pls
+	b.state.Put(pls)
+}

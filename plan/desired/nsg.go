@@ -1,0 +1,215 @@
+package desired
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+// dest is one NSG destination: an address known now, the value of another
+// resource's field after apply, or the backend node IPs (floating IP off).
+type dest struct {
+	known  string
+	source plan.Key
+	field  string
+	nodes  bool
+}
+
+// destSet is the de-duplicated destinations of one family.
+type destSet struct {
+	known map[string]bool
+	after map[string]dest // by source#field
+	nodes bool
+}
+
+func (d *destSet) with(x dest) *destSet {
+	if d == nil {
+		d = &destSet{known: map[string]bool{}, after: map[string]dest{}}
+	}
+	switch {
+	case x.nodes:
+		d.nodes = true
+	case x.known != "":
+		d.known[x.known] = true
+	default:
+		d.after[string(x.source)+"#"+x.field] = x
+	}
+	return d
+}
+
+func (d *destSet) merge(o *destSet) *destSet {
+	if o == nil {
+		return d
+	}
+	if d == nil {
+		d = &destSet{known: map[string]bool{}, after: map[string]dest{}}
+	}
+	d.nodes = d.nodes || o.nodes
+	for k := range o.known {
+		d.known[k] = true
+	}
+	for k, v := range o.after {
+		d.after[k] = v
+	}
+	return d
+}
+
+func (d *destSet) empty() bool {
+	return d == nil || (!d.nodes && len(d.known) == 0 && len(d.after) == 0)
+}
+
+// setOn writes the destinations onto rule properties: one value as
+// destinationAddressPrefix, several as destinationAddressPrefixes, known
+// addresses string-sorted first, then markers by source (§5.3). Node IPs
+// are unknown offline, so a rule that includes them has an unknown list.
+func (d *destSet) setOn(props map[string]any) {
+	if d.nodes {
+		props["destinationAddressPrefixes"] = plan.Unknown
+		return
+	}
+	known := make([]string, 0, len(d.known))
+	for k := range d.known {
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	keys := make([]string, 0, len(d.after))
+	for k := range d.after {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	vals := make([]any, 0, len(known)+len(keys))
+	for _, k := range known {
+		vals = append(vals, k)
+	}
+	for _, k := range keys {
+		vals = append(vals, plan.AfterApply(d.after[k].source, d.after[k].field))
+	}
+	if len(vals) == 1 {
+		props["destinationAddressPrefix"] = vals[0]
+	} else {
+		props["destinationAddressPrefixes"] = vals
+	}
+}
+
+// nsgRule accumulates one security rule shared by every Service with the
+// same protocol, sources and destination ports (§5.3).
+type nsgRule struct {
+	res   *plan.Resource
+	dests *destSet
+}
+
+// nsgProtocols are the NSG protocols in CCM's order with the Kubernetes
+// protocol each one serves.
+func nsgProtocols() [3][2]string {
+	return [3][2]string{{"Tcp", "TCP"}, {"Udp", "UDP"}, {"*", "SCTP"}}
+}
+
+// addNSGRules adds a Service's allow and deny-all rules (§5.2-§5.3),
+// unless azure-disable-load-balancer-nsg-rule is set.
+func (b *builder) addNSGRules(info *svcInfo, dests map[family]*destSet) {
+	a := info.access
+	if a.disabled {
+		return
+	}
+	for _, proto := range nsgProtocols() {
+		ports := nsgPorts(info, proto[1])
+		if len(ports) == 0 {
+			continue
+		}
+		for _, f := range []family{ipv4, ipv6} {
+			if dests[f].empty() {
+				continue
+			}
+			for _, tag := range a.tags {
+				b.allowRule(info, proto[0], f, []string{tag}, ports, dests[f])
+			}
+			if ranges := a.rangesOf(f); len(ranges) > 0 {
+				b.allowRule(info, proto[0], f, ranges, ports, dests[f])
+			}
+		}
+	}
+	if !a.denyAll {
+		return
+	}
+	for _, f := range []family{ipv4, ipv6} {
+		if dests[f].empty() {
+			continue
+		}
+		b.nsgRule(info, NSGDenyAllRuleName(string(f)), dests[f], func() map[string]any {
+			return map[string]any{
+				"protocol": "*", "access": "Deny", "direction": "Inbound",
+				"sourceAddressPrefix": "*", "sourcePortRange": "*", "destinationPortRange": "*",
+			}
+		})
+	}
+}
+
+// nsgPorts are the destination ports of one protocol: the Service ports, or
+// nodePorts with floating IP disabled; no_lb_rule ports included
+// (SecurityRuleDestinationPortsByProtocol).
+func nsgPorts(info *svcInfo, k8sProto string) []string {
+	var out []string
+	for _, p := range info.svc.Spec.Ports {
+		if protoOf(p) != k8sProto {
+			continue
+		}
+		n := p.Port
+		if info.floatingOff {
+			n = p.NodePort
+		}
+		out = append(out, strconv.Itoa(int(n)))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (b *builder) allowRule(info *svcInfo, proto string, f family, sources, ports []string, dests *destSet) {
+	name := NSGAllowRuleName(proto, string(f), sources, ports)
+	b.nsgRule(info, name, dests, func() map[string]any {
+		props := map[string]any{
+			"protocol": proto, "access": "Allow", "direction": "Inbound", "sourcePortRange": "*",
+			"destinationPortRanges": toAny(ports),
+		}
+		if len(sources) == 1 {
+			props["sourceAddressPrefix"] = sources[0]
+		} else {
+			props["sourceAddressPrefixes"] = toAny(sources)
+		}
+		return props
+	})
+}
+
+func (b *builder) nsgRule(info *svcInfo, name string, dests *destSet, props func() map[string]any) {
+	r, ok := b.nsgRules[name]
+	if !ok {
+		id := plan.ChildID(b.nsgID(), plan.KindSecurityRule, name)
+		r = &nsgRule{res: &plan.Resource{ID: id, Properties: props(), Owned: true}}
+		b.nsgRules[name] = r
+	}
+	r.res.AddService(info.key)
+	r.dests = r.dests.merge(dests)
+}
+
+func (b *builder) nsgID() plan.ID {
+	return plan.NewID(b.sub, b.cfg.NSGResourceGroup(), plan.KindSecurityGroup, b.cfg.SecurityGroupName)
+}
+
+// finishNSG writes the merged destinations and puts the rules and the NSG
+// (which CCM never creates, but whose config tags it keeps) into the state.
+// Priorities are left unset: the planner assigns them against the observed
+// NSG (§5.4).
+func (b *builder) finishNSG() {
+	if len(b.nsgRules) == 0 {
+		return
+	}
+	nsg := &plan.Resource{ID: b.nsgID(), Location: b.cfg.Location, Tags: b.baseTags(), Properties: map[string]any{}, Owned: true}
+	for _, r := range b.nsgRules {
+		r.dests.setOn(r.res.Properties)
+		for _, s := range r.res.Services {
+			nsg.AddService(s)
+		}
+		b.state.Put(r.res)
+	}
+	b.state.Put(nsg)
+}

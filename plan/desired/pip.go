@@ -1,0 +1,127 @@
+package desired
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/cluster"
+	"github.com/azsvc/azsvc/plan/service"
+)
+
+// Tags CCM writes (ccm-semantics §2.3).
+const (
+	tagService      = "k8s-azure-service"
+	tagClusterName  = "k8s-azure-cluster-name"
+	tagDNSLabel     = "k8s-azure-dns-label-service"
+	tagOwnerService = "k8s-azure-owner-service"
+)
+
+// managedPIP is the public IP CCM creates for an external Service that
+// names no PIP and pins no address (§2.2, §2.3, §6).
+func (b *builder) managedPIP(info *svcInfo, f family) *plan.Resource {
+	s := info.svc
+	v6 := info.isV6(f)
+	name := PublicIPName(b.cfg.ClusterName, info.prefix, info.pipPrefixID[f], info.dualStack, v6)
+	alloc := "Static"
+	if v6 && !b.cfg.Standard() {
+		alloc = "Dynamic" // reconcileIPSettings: IPv6 on basic
+	}
+	props := map[string]any{
+		"publicIPAllocationMethod": alloc,
+		"publicIPAddressVersion":   string(f),
+		"ipAddress":                plan.Unknown,
+	}
+	tags := pipTags(b.cfg, s)
+	tags[tagService] = info.key
+	tags[tagClusterName] = b.cfg.ClusterName
+	if label := s.Annotations[service.AnnDNSLabelName]; label != "" {
+		props["dnsSettings"] = map[string]any{"domainNameLabel": label}
+		tags[tagDNSLabel] = info.key
+	}
+	if _, ok := s.Annotations[service.AnnPIPIPTags]; ok {
+		props["ipTags"] = ipTags(s.Annotations[service.AnnPIPIPTags])
+	}
+	if id := info.pipPrefixID[f]; id != "" {
+		props["publicIPPrefix"] = map[string]any{"id": id}
+	}
+	var sku map[string]any
+	if b.cfg.Standard() {
+		sku = map[string]any{"name": "Standard", "tier": "Regional"}
+	}
+	return &plan.Resource{
+		ID:         plan.NewID(b.sub, info.pipRG, plan.KindPublicIP, name),
+		Location:   b.cfg.Location,
+		SKU:        sku,
+		Zones:      b.zones(),
+		Tags:       tags,
+		Properties: props,
+		Services:   []string{info.key},
+		Owned:      true,
+	}
+}
+
+// bindPIP adds svc to a managed PIP's k8s-azure-service tag
+// (bindServicesToPIP): comma-separated, kept sorted here.
+func bindPIP(pip *plan.Resource, svc string) {
+	pip.AddService(svc)
+	if pip.Tags != nil {
+		pip.Tags[tagService] = strings.Join(pip.Services, ",")
+	}
+}
+
+// pipTags are config tags merged with azure-pip-tags, the annotation
+// winning on a case-insensitive key clash (ensurePIPTagged).
+func pipTags(cfg *cluster.Config, s *service.Service) map[string]string {
+	tags := cfg.ConfigTags()
+	for k, v := range cluster.ParseTags(s.Annotations[service.AnnPIPTags]) {
+		for old := range tags {
+			if strings.EqualFold(old, k) {
+				delete(tags, old)
+			}
+		}
+		tags[k] = v
+	}
+	return tags
+}
+
+// ipTags parses "type=tag,type2=tag2": pairs without exactly one "=" are
+// dropped, the last value of a type wins; sorted by type for a stable body.
+func ipTags(v string) []any {
+	m := map[string]string{}
+	for _, pair := range strings.Split(v, ",") {
+		kv := strings.Split(strings.TrimSpace(pair), "=")
+		if len(kv) != 2 {
+			continue
+		}
+		m[strings.TrimSpace(kv[0])] = strings.TrimSpace(kv[1])
+	}
+	types := make([]string, 0, len(m))
+	for t := range m {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	out := make([]any, 0, len(types))
+	for _, t := range types {
+		out = append(out, map[string]any{"ipTagType": t, "tag": m[t]})
+	}
+	return out
+}
+
+// RegionZones returns the availability zones of an Azure region, nil for a
+// region without zones. CCM asks ARM; azsvc keeps this table of the regions
+// with three zones (Azure docs "Azure regions with availability zone
+// support"). Names compare case- and space-insensitively.
+func RegionZones(location string) []string {
+	switch strings.ToLower(strings.ReplaceAll(location, " ", "")) {
+	case "eastus", "eastus2", "centralus", "southcentralus", "westus2", "westus3", "canadacentral",
+		"brazilsouth", "mexicocentral", "northeurope", "westeurope", "uksouth", "francecentral",
+		"germanywestcentral", "italynorth", "norwayeast", "polandcentral", "spaincentral", "swedencentral",
+		"switzerlandnorth", "austriaeast", "israelcentral", "qatarcentral", "uaenorth", "southafricanorth",
+		"australiaeast", "centralindia", "eastasia", "japaneast", "japanwest", "koreacentral",
+		"southeastasia", "newzealandnorth", "indonesiacentral", "malaysiawest", "chinanorth3",
+		"usgovvirginia":
+		return []string{"1", "2", "3"}
+	}
+	return nil
+}

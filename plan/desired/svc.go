@@ -1,0 +1,207 @@
+package desired
+
+import (
+	"net/netip"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/azsvc/azsvc/plan/cluster"
+	"github.com/azsvc/azsvc/plan/service"
+)
+
+// family is an IP family as CCM names it in NSG rule names.
+type family string
+
+const (
+	ipv4 family = "IPv4"
+	ipv6 family = "IPv6"
+)
+
+// svcInfo is a Service with every CCM decision that does not depend on
+// other Services made once (ccm-semantics §1-§3).
+type svcInfo struct {
+	svc         *service.Service
+	key, prefix string
+	internal    bool   // LB choice (exact "true")
+	subnet      string // honoured internal-subnet annotation
+	families    []family
+	dualStack   bool
+	floatingOff bool
+	etpLocal    bool
+	haPorts     bool
+	idleTimeout int32
+	pipRG       string
+	pinned      map[family]string // pinned IP per family
+	pipName     map[family]string // azure-pip-name(-ipv6) per family
+	pipPrefixID map[family]string
+	ports       []portPlan
+	access      access
+	pls         *plsSpec
+}
+
+func (s *svcInfo) isV6(f family) bool { return f == ipv6 }
+
+// wantsLoadBalancer mirrors the upstream service controller: type
+// LoadBalancer and no loadBalancerClass (§7.2).
+func wantsLoadBalancer(s *service.Service) bool {
+	return s.Spec.Type == corev1.ServiceTypeLoadBalancer && s.Spec.LoadBalancerClass == nil
+}
+
+// analyze makes the per-Service decisions and reports the errors that make
+// CCM refuse the Service.
+func analyze(s *service.Service, cfg *cluster.Config) (*svcInfo, []service.Diagnostic) {
+	r := &refusal{svc: s}
+	uid := ServiceUID(string(s.UID), cfg.ClusterName, s.Key())
+	info := &svcInfo{
+		svc:         s,
+		key:         s.Key(),
+		prefix:      Prefix(uid),
+		internal:    s.InternalForLBChoice(),
+		families:    families(s),
+		floatingOff: s.Bool(service.AnnDisableFloatingIP),
+		etpLocal:    s.Spec.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal,
+		haPorts:     cfg.Standard() && s.InternalForRules() && s.Bool(service.AnnHAPorts),
+		pipRG:       orDefault(strings.TrimSpace(s.Annotations[service.AnnLoadBalancerResourceGroup]), cfg.ResourceGroup),
+	}
+	info.subnet, _ = s.InternalSubnet()
+	info.dualStack = len(info.families) == 2
+	info.idleTimeout = idleTimeout(r)
+	info.pinned, info.pipName, info.pipPrefixID = map[family]string{}, map[family]string{}, map[family]string{}
+	for _, f := range info.families {
+		info.pinned[f] = pinnedIP(s, f)
+		info.pipName[f] = perFamilyAnn(s, service.AnnPIPName, service.AnnPIPNameIPv6, info.dualStack, f)
+		info.pipPrefixID[f] = perFamilyAnn(s, service.AnnPIPPrefixID, service.AnnPIPPrefixIDIPv6, info.dualStack, f)
+		if !info.internal && info.pipName[f] == "" {
+			checkPublicIP(r, info.pinned[f], f)
+		}
+	}
+	checkProtocols(r, info, cfg)
+	info.ports = planPorts(r, info, cfg)
+	info.access = analyzeAccess(r, s)
+	info.pls = analyzePLS(r, info, cfg)
+	if info.internal && strings.TrimSpace(orDefault(info.subnet, cfg.SubnetName)) == "" {
+		r.add(CodeNoSubnet, annField(service.AnnInternalSubnet), `set "subnetName" in azure.json or the internal-subnet annotation`,
+			"internal Service needs a subnet: no %s annotation and no subnetName in the cluster config", service.AnnInternalSubnet)
+	}
+	if info.internal && cfg.VnetName == "" {
+		r.add(CodeNoSubnet, "", `set "vnetName" in azure.json`, "internal Service needs a virtual network: no vnetName in the cluster config")
+	}
+	return info, r.diags
+}
+
+// families is spec.ipFamilies, IPv4 when empty (getIPFamiliesEnabled).
+func families(s *service.Service) []family {
+	if len(s.Spec.IPFamilies) == 0 {
+		return []family{ipv4}
+	}
+	out := make([]family, 0, len(s.Spec.IPFamilies))
+	for _, f := range s.Spec.IPFamilies {
+		if f == corev1.IPv6Protocol {
+			out = append(out, ipv6)
+		} else {
+			out = append(out, ipv4)
+		}
+	}
+	return out
+}
+
+// pinnedIP is azure-load-balancer-ipv4/ipv6, else spec.loadBalancerIP when
+// it parses as that family (getServiceLoadBalancerIP, §3).
+func pinnedIP(s *service.Service, f family) string {
+	key := service.AnnIPv4
+	if f == ipv6 {
+		key = service.AnnIPv6
+	}
+	if v := strings.TrimSpace(s.Annotations[key]); v != "" {
+		return v
+	}
+	addr, err := netip.ParseAddr(strings.TrimSpace(s.Spec.LoadBalancerIP))
+	if err != nil || addr.Is4() != (f == ipv4) {
+		return ""
+	}
+	return addr.String()
+}
+
+// perFamilyAnn reads a v4/v6 annotation pair the way getServicePIPName does:
+// dual-stack uses each family's own key; single-stack IPv6 prefers the -ipv6
+// key and falls back to the plain one.
+func perFamilyAnn(s *service.Service, v4Key, v6Key string, dualStack bool, f family) string {
+	if dualStack {
+		if f == ipv6 {
+			return s.Annotations[v6Key]
+		}
+		return s.Annotations[v4Key]
+	}
+	if f == ipv6 {
+		if v := s.Annotations[v6Key]; v != "" {
+			return v
+		}
+	}
+	return s.Annotations[v4Key]
+}
+
+// checkPublicIP validates an external pinned IP
+// (azure_publicip_repo.go validatePublicIPCandidate, errors/loadbalancer_ip.go).
+func checkPublicIP(r *refusal, ip string, f family) {
+	if ip == "" {
+		return
+	}
+	key := service.AnnIPv4
+	if f == ipv6 {
+		key = service.AnnIPv6
+	}
+	field := annField(key)
+	if _, ok := r.svc.Annotations[key]; !ok {
+		field = "spec.loadBalancerIP"
+	}
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		r.add(CodeLoadBalancerIP, field, "use an IP address", "external Service %q has invalid LoadBalancer IP %q", r.svc.Key(), ip)
+		return
+	}
+	cgnat := netip.MustParsePrefix("100.64.0.0/10")
+	if addr.IsPrivate() || !addr.IsGlobalUnicast() || cgnat.Contains(addr) || addr == netip.MustParseAddr("168.63.129.16") {
+		r.add(CodeLoadBalancerIP, field, "pin the address of a public IP, or make the Service internal",
+			"external Service %q cannot use non-public LoadBalancer IP %q", r.svc.Key(), ip)
+	}
+}
+
+func idleTimeout(r *refusal) int32 {
+	v, ok, err := r.svc.Int32(service.AnnIdleTimeout)
+	switch {
+	case err != nil:
+		r.add(CodeInvalidInteger, annField(service.AnnIdleTimeout), "use a whole number of minutes between 4 and 100",
+			"error parsing idle timeout key: %s, err: %v", service.AnnIdleTimeout, err)
+	case ok && (v < 4 || v > 100):
+		r.add(CodeInvalidInteger, annField(service.AnnIdleTimeout), "use a whole number of minutes between 4 and 100",
+			"idle timeout value must be a whole number representing minutes between 4 and 100, actual value: %d", v)
+	case ok:
+		return v
+	}
+	return 4
+}
+
+// checkProtocols is the protocol and SCTP guard of §3.
+func checkProtocols(r *refusal, info *svcInfo, cfg *cluster.Config) {
+	for i, p := range info.svc.Spec.Ports {
+		field := "spec.ports[" + itoa(i) + "].protocol"
+		switch p.Protocol {
+		case corev1.ProtocolTCP, corev1.ProtocolUDP, "":
+		case corev1.ProtocolSCTP:
+			if !info.haPorts && (!cfg.Standard() || !info.svc.InternalForRules()) {
+				r.add(CodeSCTP, field, "make the Service internal on a standard load balancer, or use TCP/UDP",
+					"SCTP is only supported on standard loadbalancer in internal mode")
+			}
+		default:
+			r.add(CodeUnsupportedProtocol, field, "use TCP, UDP or SCTP", "only TCP, UDP and SCTP are supported for Azure LoadBalancers")
+		}
+	}
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,144 @@
+// Package applyview renders apply's events: progress lines for people
+// (stderr, CI logs) and JSON Lines for machines (ux-anchors §8.2).
+package applyview
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/plan"
+)
+
+// HumanOptions tune the human renderer.
+type HumanOptions struct {
+	// TTY draws a spinner status line under the progress lines. Set it only
+	// when the output is a terminal; the spinner turns once per
+	// apply_progress event, so pair it with a short progress interval.
+	TTY bool
+	// StillEvery is how often a "Still modifying..." line is printed for a
+	// long write (default 10s).
+	StillEvery time.Duration
+}
+
+// Human writes one line as each write starts and ends, a "Still ..." line
+// every StillEvery while it runs, a line per retry, and a closing report.
+type Human struct {
+	w    io.Writer
+	opts HumanOptions
+	// stills[step] is how many StillEvery periods were already reported.
+	stills map[int]time.Duration
+	frame  int
+	live   bool // a spinner line is on screen
+	err    error
+}
+
+// NewHuman returns a renderer writing to w.
+func NewHuman(w io.Writer, opts HumanOptions) *Human {
+	if opts.StillEvery <= 0 {
+		opts.StillEvery = 10 * time.Second
+	}
+	return &Human{w: w, opts: opts, stills: map[int]time.Duration{}}
+}
+
+// Err is the first write error, if any.
+func (h *Human) Err() error { return h.err }
+
+// Event renders e; it implements apply.Observer.
+func (h *Human) Event(e apply.Event) {
+	h.clearSpinner()
+	v := verbsOf(e.Action)
+	switch e.Type {
+	case apply.EventStart:
+		h.printf("%s: %s...%s\n", e.Address, v.ing, changeCount(e))
+	case apply.EventProgress:
+		h.progress(e, v)
+	case apply.EventComplete:
+		h.printf("%s: %s complete after %s\n", e.Address, v.done, seconds(e.Elapsed))
+	case apply.EventErrored:
+		h.printf("%s: %s failed after %s%s: %s\n", e.Address, v.ing, seconds(e.Elapsed), attempts(e.Attempt), e.Failure)
+	case apply.EventSummary:
+		h.summary(e.Summary)
+	}
+	if h.opts.TTY && (e.Type == apply.EventStart || e.Type == apply.EventProgress) {
+		h.drawSpinner(e, v)
+	}
+}
+
+func (h *Human) progress(e apply.Event, v verbs) {
+	if e.RetryIn > 0 {
+		h.printf("%s: retrying in %s (attempt %d of %d) after %s\n",
+			e.Address, seconds(e.RetryIn), e.Attempt+1, e.MaxAttempts, e.Failure)
+		return
+	}
+	if period := e.Elapsed / h.opts.StillEvery; period > h.stills[e.Step] {
+		h.stills[e.Step] = period
+		h.printf("%s: Still %s... [%s elapsed]\n", e.Address, v.still, seconds(e.Elapsed))
+	}
+}
+
+const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+func (h *Human) drawSpinner(e apply.Event, v verbs) {
+	frames := []rune(spinnerFrames)
+	h.printf("%c %s: %s... [%s] (%d/%d)", frames[h.frame%len(frames)], e.Address, v.ing, seconds(e.Elapsed), e.Step, e.Steps)
+	h.frame++
+	h.live = true
+}
+
+// clearSpinner erases the status line before a permanent line is printed.
+func (h *Human) clearSpinner() {
+	if h.live {
+		h.printf("\r\x1b[K")
+		h.live = false
+	}
+}
+
+func (h *Human) printf(format string, args ...any) {
+	if h.err == nil {
+		_, h.err = fmt.Fprintf(h.w, format, args...)
+	}
+}
+
+// verbs are Terraform's progress words (ux-anchors §8.2).
+type verbs struct{ ing, still, done string }
+
+func verbsOf(a plan.Action) verbs {
+	switch a {
+	case plan.ActionCreate:
+		return verbs{"Creating", "creating", "Creation"}
+	case plan.ActionDelete:
+		return verbs{"Destroying", "destroying", "Destruction"}
+	case plan.ActionUpdate:
+		return verbs{"Modifying", "modifying", "Modifications"}
+	}
+	return verbs{"Applying", "applying", "Apply"}
+}
+
+// changeCount shows how many resource changes a write carries when that is
+// not obvious: always for a modification (a parent written for its
+// children), and whenever there is more than one.
+func changeCount(e apply.Event) string {
+	if e.Changes > 1 || e.Action == plan.ActionUpdate && e.Changes == 1 {
+		return fmt.Sprintf(" (%d %s)", e.Changes, plural(e.Changes, "change", "changes"))
+	}
+	return ""
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func attempts(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" and %d attempts", n)
+	}
+	return ""
+}
+
+// seconds renders a duration as Terraform does: 2s, 1m10s.
+func seconds(d time.Duration) string { return d.Round(time.Second).String() }

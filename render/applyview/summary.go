@@ -1,0 +1,71 @@
+package applyview
+
+import "github.com/azsvc/azsvc/apply"
+
+// summary prints the closing report: counts, the values Azure assigned, and
+// when the run stopped early what was applied, what failed and what was not
+// attempted, with what to do next (ux-anchors §8.6).
+func (h *Human) summary(s *apply.Summary) {
+	if s == nil {
+		return
+	}
+	applied := len(s.Applied)
+	h.printf("\n")
+	switch s.Outcome {
+	case apply.OutcomeComplete:
+		h.printf("Apply complete! Resources: %d created, %d updated, %d replaced, %d deleted (%d %s in %s).\n",
+			s.Created, s.Updated, s.Replaced, s.Deleted, applied, plural(applied, "write", "writes"), seconds(s.Elapsed))
+	case apply.OutcomeStale:
+		what := "a resource"
+		if s.Failed != nil {
+			what = s.Failed.Address
+		}
+		h.printf("Apply stopped: %s changed since it was planned. %d of %d writes applied.\n", what, applied, s.Steps)
+	case apply.OutcomeInterrupted:
+		h.printf("Apply interrupted. %d of %d writes applied.\n", applied, s.Steps)
+	case apply.OutcomeFailed:
+		h.printf("Apply failed. Nothing was applied.\n")
+	default:
+		h.printf("Apply stopped at the first failure. %d of %d writes applied.\n", applied, s.Steps)
+	}
+	h.outputs(s.Outputs)
+	if s.Outcome == apply.OutcomeComplete {
+		return
+	}
+	h.list("Applied", s.Applied)
+	if s.Failed != nil {
+		h.printf("\nFailed:\n  %s: %s\n", s.Failed.Address, s.Failed)
+	}
+	h.list("Not attempted", s.NotAttempted)
+	h.printf("\n%s\n", nextStep(s.Outcome))
+}
+
+func (h *Human) outputs(outs []apply.Output) {
+	if len(outs) == 0 {
+		return
+	}
+	h.printf("\nAssigned by Azure:\n")
+	for _, o := range outs {
+		h.printf("  %s %s = %v\n", o.Address, o.Field, o.Value)
+	}
+}
+
+func (h *Human) list(title string, addrs []string) {
+	if len(addrs) == 0 {
+		return
+	}
+	h.printf("\n%s:\n", title)
+	for _, a := range addrs {
+		h.printf("  %s\n", a)
+	}
+}
+
+func nextStep(o apply.Outcome) string {
+	switch o {
+	case apply.OutcomeStale:
+		return "Run azsvc plan again: the new plan starts from what Azure holds now."
+	case apply.OutcomeInterrupted:
+		return "Run azsvc apply again to finish: it plans from what Azure holds now, so it picks up where this run was interrupted."
+	}
+	return "Run azsvc apply again to finish: it plans from what Azure holds now, so it picks up where this run stopped."
+}

@@ -1,0 +1,136 @@
+package resources
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/render/style"
+)
+
+// Text writes a readable tree grouped by Service: for each Service the
+// top-level resources it uses (public IPs, load balancers, the NSG, Private
+// Link Services) and, under each, the children that serve it. A resource
+// serving several Services appears under each of them, marked shared.
+func Text(w io.Writer, st *plan.State, s style.Style) error {
+	tw := &textWriter{w: w, s: s}
+	bySvc := map[string][]*plan.Resource{}
+	for _, r := range st.Resources() {
+		for _, svc := range r.Services {
+			bySvc[svc] = append(bySvc[svc], r)
+		}
+	}
+	if len(bySvc) == 0 {
+		tw.line(0, s.Dim("no Azure resources"))
+		return tw.err
+	}
+	svcs := make([]string, 0, len(bySvc))
+	for svc := range bySvc {
+		svcs = append(svcs, svc)
+	}
+	sort.Strings(svcs)
+	for i, svc := range svcs {
+		if i > 0 {
+			tw.line(0, "")
+		}
+		tw.line(0, s.Bold("Service "+svc))
+		tw.service(st, bySvc[svc])
+	}
+	return tw.err
+}
+
+type textWriter struct {
+	w   io.Writer
+	s   style.Style
+	err error
+}
+
+func (tw *textWriter) line(depth int, text string) {
+	if tw.err != nil {
+		return
+	}
+	_, tw.err = fmt.Fprintf(tw.w, "%s%s\n", strings.Repeat("  ", depth), text)
+}
+
+// service prints one Service's resources grouped under their top-level
+// parent, in kind rank order.
+func (tw *textWriter) service(st *plan.State, rs []*plan.Resource) {
+	var parents []plan.Key
+	children := map[plan.Key][]*plan.Resource{}
+	seen := map[plan.Key]bool{}
+	for _, r := range rs {
+		parent := r.Key()
+		if pid, ok := r.ID.ParentID(); ok {
+			parent = pid.Key()
+			children[parent] = append(children[parent], r)
+		}
+		if !seen[parent] {
+			seen[parent] = true
+			parents = append(parents, parent)
+		}
+	}
+	for _, pk := range parents {
+		parent, ok := st.Get(pk)
+		if !ok {
+			id, _ := plan.ParseID(string(pk))
+			tw.line(1, tw.s.Cyan(kindLabel(id.Kind))+" "+id.Name())
+		} else {
+			tw.line(1, tw.s.Cyan(kindLabel(parent.Kind()))+" "+parent.Name()+tw.s.Dim(topSummary(parent)))
+			for _, d := range tw.details(parent) {
+				tw.line(2, d)
+			}
+		}
+		for _, c := range children[pk] {
+			tw.line(2, fmt.Sprintf("%-9s %s%s%s", kindLabel(c.Kind()), c.Name(), tw.summary(c), tw.shared(c)))
+		}
+	}
+}
+
+func (tw *textWriter) shared(r *plan.Resource) string {
+	if n := len(r.Services); n > 1 {
+		return tw.s.Yellow(fmt.Sprintf("  (shared by %d Services)", n))
+	}
+	return ""
+}
+
+func kindLabel(k plan.Kind) string {
+	switch k {
+	case plan.KindLoadBalancer:
+		return "load balancer"
+	case plan.KindFrontend:
+		return "frontend"
+	case plan.KindBackendPool:
+		return "pool"
+	case plan.KindRule, plan.KindSecurityRule:
+		return "rule"
+	case plan.KindProbe:
+		return "probe"
+	case plan.KindPublicIP:
+		return "public IP"
+	case plan.KindSecurityGroup:
+		return "NSG"
+	case plan.KindPrivateLinkService:
+		return "private link service"
+	}
+	return string(k)
+}
+
+// topSummary is the short description after a top-level resource's name.
+func topSummary(r *plan.Resource) string {
+	var parts []string
+	if n, ok := r.SKU["name"].(string); ok {
+		parts = append(parts, n)
+	}
+	if r.Location != "" {
+		parts = append(parts, r.Location)
+	}
+	if len(r.Zones) > 0 {
+		parts = append(parts, "zones "+strings.Join(r.Zones, ","))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
