@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/plan"
+)
+
+// Plan reads the target and diffs it against the desired state.
+func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *plan.State, error) {
+	observed, err := t.Provider.Read(ctx, t.Read)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", t.Describe(), err)
+	}
+	p, err := plan.Diff(in.Desired, observed, in.Scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, observed, nil
+}
+
+// Save writes p in its saved form (azsvc plan --out), with the hashes of
+// the inputs and the target, so apply can refuse it once stale.
+func Save(path string, p *plan.Plan, in *Inputs, t *Target) (*plan.SavedPlan, error) {
+	saved := plan.NewSavedPlan(p, t.Describe(), InputHashes(in), in.Scope)
+	data, err := json.MarshalIndent(saved, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode saved plan: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return nil, fmt.Errorf("write saved plan: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return nil, fmt.Errorf("write saved plan: %w", err)
+	}
+	return saved, nil
+}
+
+// LoadSaved reads a plan written by Save.
+func LoadSaved(path string) (*plan.SavedPlan, *plan.Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read saved plan: %w", err)
+	}
+	var saved plan.SavedPlan
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return nil, nil, fmt.Errorf("%s: not a saved azsvc plan: %w", path, err)
+	}
+	if saved.FormatVersion == "" {
+		return nil, nil, fmt.Errorf("%s: not a saved azsvc plan (no format_version)", path)
+	}
+	p, err := saved.Restore()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &saved, p, nil
+}
+
+// InputHashes maps every input file to the SHA-256 of its bytes.
+func InputHashes(in *Inputs) map[string]string {
+	out := map[string]string{}
+	for name, data := range in.Service.Sources {
+		sum := sha256.Sum256(data)
+		out[name] = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return out
+}
+
+// CheckSaved re-reads what a saved plan touches and reports what changed
+// since it was made (apply refuses such a plan).
+func CheckSaved(ctx context.Context, saved *plan.SavedPlan, t *Target) error {
+	if saved.Target != t.Describe() {
+		return &apply.StaleError{Changed: []apply.Drift{{Address: "target",
+			Detail: fmt.Sprintf("plan was made for %s, not %s", saved.Target, t.Describe())}}}
+	}
+	now, err := t.Provider.Read(ctx, t.Read)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", t.Describe(), err)
+	}
+	return apply.CheckFresh(saved, now)
+}
