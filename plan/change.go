@@ -31,6 +31,10 @@ type Change struct {
 	Services []string
 	// DependsOn are the keys of changes that must be applied first.
 	DependsOn []Key
+	// Attributes are the fields an update or replace changes (empty for
+	// creates and deletes): location, sku, zones, tags, then properties,
+	// keys sorted within each object.
+	Attributes []AttributeChange
 }
 
 // ID is the ID of the changed resource.
@@ -96,4 +100,8 @@ type Plan struct {
 	Limits  []Limit
 	// NoOp counts resources already as desired (including adopted ones).
 	NoOp int
+	// Reads are the observed resources the plan depends on, with their
+	// etags and owned-content hashes: what a saved plan re-checks before
+	// apply (ux-anchors §8.6). See Preconditions.
+	Reads []Precondition
 }

@@ -22,4 +22,9 @@ type Scope struct {
 	Cluster  string // --cluster-name, e.g. "kubernetes"
 	Services []ServiceRef
 	Prune    bool
+	// LoadBalancerNames are the other load balancer names the cluster
+	// manages (multi-SLB configuration names, basic-SKU VM-set LBs), without
+	// the "-internal" suffix; Cluster is always included (ccm-semantics §2.4
+	// "LB (managed set)").
+	LoadBalancerNames []string
 }

@@ -1,0 +1,188 @@
+package plan
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// stepIndex returns the index of the first step whose line contains all of
+// subs, failing the test when there is none.
+func stepIndex(t *testing.T, lines []string, subs ...string) int {
+	t.Helper()
+	for i, l := range lines {
+		ok := true
+		for _, s := range subs {
+			ok = ok && strings.Contains(l, s)
+		}
+		if ok {
+			return i
+		}
+	}
+	t.Fatalf("no step with %q in:\n%s", subs, strings.Join(lines, "\n"))
+	return -1
+}
+
+func TestOrderRemoveServiceWithPLS(t *testing.T) {
+	withPLS := svcA
+	withPLS.pls = true
+	observed := observe(world(withPLS, svcB))
+	pls, _ := observed.Get(NewID(tSub, tRG, KindPrivateLinkService, "pls-"+svcA.prefix()).Key())
+	pls.Properties["privateEndpointConnections"] = []any{map[string]any{"name": "c1"}, map[string]any{"name": "c2"}}
+	p := mustDiff(t, world(svcB), observed, scopeOf(false, svcA, svcB))
+	lines := stepLines(p)
+	plsDel := stepIndex(t, lines, "delete pls/pls-"+svcA.prefix())
+	lbPut := stepIndex(t, lines, "put lb/kubernetes", "delete:lb/kubernetes/frontend/"+svcA.prefix())
+	pipDel := stepIndex(t, lines, "delete pip/kubernetes-"+svcA.prefix())
+	if !(plsDel < lbPut && lbPut < pipDel) {
+		t.Fatalf("want PLS delete < LB write < PIP delete, got:\n%s", strings.Join(lines, "\n"))
+	}
+	c := p.Steps[plsDel].Changes[0]
+	if !c.Disruptive || !strings.Contains(c.Impact[0], "2 private endpoint connection(s) will be dropped") {
+		t.Errorf("PLS impact = %v", c.Impact)
+	}
+	if got := len(lines); got != 4 { // NSG, PLS, LB, PIP
+		t.Errorf("want 4 writes, got:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestOrderPublicToInternal(t *testing.T) {
+	observed := observe(world(svcA, svcB))
+	moved := svcA
+	moved.internal = true
+	p := mustDiff(t, world(moved, svcB), observed, scopeOf(false, svcA, svcB))
+	lines := stepLines(p)
+	newLB := stepIndex(t, lines, "put lb/kubernetes-internal", "create:lb/kubernetes-internal/frontend/"+svcA.prefix())
+	nsg := stepIndex(t, lines, "put nsg/aks-agentpool-nsg")
+	oldFE := stepIndex(t, lines, "put lb/kubernetes ", "delete:lb/kubernetes/frontend/"+svcA.prefix())
+	pipDel := stepIndex(t, lines, "delete pip/kubernetes-"+svcA.prefix())
+	if !(newLB < nsg && nsg < oldFE && oldFE < pipDel) {
+		t.Fatalf("want new frontend < NSG < old frontend removal < PIP delete, got:\n%s", strings.Join(lines, "\n"))
+	}
+	if len(lines) != 4 {
+		t.Errorf("want one write per resource (4), got:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestOrderReplacePIPForcesSecondLBWrite(t *testing.T) {
+	observed := observe(world(svcA, svcB))
+	zonal := svcA
+	zonal.zones = []string{"1", "2", "3"}
+	p := mustDiff(t, world(zonal, svcB), observed, scopeOf(false, svcA, svcB))
+	lines := stepLines(p)
+	pip := "pip/kubernetes-" + svcA.prefix()
+	drop := stepIndex(t, lines, "put lb/kubernetes ", "delete+create:lb/kubernetes/frontend/"+svcA.prefix())
+	del := stepIndex(t, lines, "delete "+pip)
+	create := stepIndex(t, lines, "put "+pip)
+	if !(drop < del && del < create) {
+		t.Fatalf("want LB drops the frontend < PIP delete < PIP create, got:\n%s", strings.Join(lines, "\n"))
+	}
+	readd := -1
+	for i := create + 1; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "put lb/kubernetes ") {
+			readd = i
+		}
+	}
+	if readd < 0 {
+		t.Fatalf("frontend never re-added after the new PIP:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, k := range p.Steps[drop].Children {
+		if k.Name() == svcA.prefix() || strings.HasPrefix(k.Name(), svcA.prefix()+"-TCP") && k.Kind() == KindRule {
+			t.Errorf("first LB write still carries %s", k.ID.Address())
+		}
+	}
+	var pipChange *Change
+	for _, c := range p.Changes {
+		if c.ID().Address() == pip {
+			pipChange = c
+		}
+	}
+	if pipChange == nil || !pipChange.IsReplace() || !pipChange.Attributes[0].ForcesReplacement {
+		t.Fatalf("PIP change = %+v", pipChange)
+	}
+	if !strings.Contains(pipChange.Impact[0], "will be replaced by a new address") {
+		t.Errorf("impact = %v", pipChange.Impact)
+	}
+	nsg := stepIndex(t, lines, "put nsg/aks-agentpool-nsg")
+	if nsg < create {
+		t.Errorf("NSG update ran before the new PIP exists:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestOrderNewInternalFrontendThenNSG(t *testing.T) {
+	ranged := svcI
+	observed := observe(world(svcA))
+	desired := world(svcA, ranged)
+	// An internal Service with source ranges gets an allow rule whose
+	// destination is its frontend's dynamic private IP.
+	fe := ChildID(lbID(true), KindFrontend, ranged.prefix())
+	rk := ChildID(nsgID(), KindSecurityRule, "k8s-azure-lb_allow_IPv4_ranged")
+	desired.Put(&Resource{ID: rk, Services: []string{ranged.name}, Properties: map[string]any{
+		"protocol": "Tcp", "access": "Allow", "direction": "Inbound", "sourceAddressPrefix": "10.1.0.0/16",
+		"sourcePortRange": "*", "destinationPortRanges": []any{"8080"}, destPrefix: AfterApply(fe.Key(), "privateIPAddress")}})
+	p := mustDiff(t, desired, observed, scopeOf(false, svcA, ranged))
+	lines := stepLines(p)
+	lb := stepIndex(t, lines, "put lb/kubernetes-internal")
+	nsg := stepIndex(t, lines, "put nsg/aks-agentpool-nsg")
+	if lb > nsg {
+		t.Fatalf("NSG write before the frontend that gives its IP:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, c := range p.Changes {
+		if c.Key() == rk.Key() {
+			if !reflect.DeepEqual(c.DependsOn, []Key{fe.Key()}) {
+				t.Errorf("DependsOn = %v, want the frontend", c.DependsOn)
+			}
+			if !IsUnknown(c.After.Properties[destPrefix]) {
+				t.Errorf("destination should be known after apply, got %v", c.After.Properties[destPrefix])
+			}
+		}
+	}
+}
+
+func TestOrderIsDeterministic(t *testing.T) {
+	observed := observe(world(svcA, svcB))
+	moved := svcA
+	moved.internal = true
+	first := stepLines(mustDiff(t, world(moved, svcI), observed, scopeOf(false, svcA, svcB, svcI)))
+	for i := 0; i < 20; i++ {
+		got := stepLines(mustDiff(t, world(moved, svcI), observed, scopeOf(false, svcA, svcB, svcI)))
+		if !reflect.DeepEqual(got, first) {
+			t.Fatalf("run %d differs:\n%s\nvs\n%s", i, strings.Join(got, "\n"), strings.Join(first, "\n"))
+		}
+	}
+}
+
+func TestOrderCycleIsNamed(t *testing.T) {
+	a := NewID(tSub, tRG, KindPrivateEndpoint, "pe-a")
+	b := NewID(tSub, tRG, KindPrivateLinkService, "pls-b")
+	d := newDiffer(NewState(), NewState(), Scope{Cluster: tCluster})
+	d.changes[a.Key()] = &Change{Actions: []Action{ActionCreate}, After: &Resource{ID: a, Properties: map[string]any{"x": Ref(b)}}}
+	d.changes[b.Key()] = &Change{Actions: []Action{ActionCreate}, After: &Resource{ID: b, Properties: map[string]any{"y": Ref(a)}}}
+	err := order(&Plan{}, d)
+	if err == nil || !strings.Contains(err.Error(), "dependency cycle") ||
+		!strings.Contains(err.Error(), "create pe/pe-a") || !strings.Contains(err.Error(), "create pls/pls-b") {
+		t.Fatalf("err = %v, want a cycle naming both resources", err)
+	}
+}
+
+func TestOrderUpdateDroppingReferenceBeforeDelete(t *testing.T) {
+	desired := world(svcA)
+	observed := observe(desired)
+	old := &Resource{ID: NewID(tSub, tRG, KindPublicIP, "kubernetes-"+svcA.prefix()+"-old"), Location: "eastus",
+		Tags: map[string]string{TagService: svcA.name}, Properties: map[string]any{"ipAddress": "20.9.9.9"}}
+	observed.Put(old)
+	fe, _ := observed.Get(ChildID(lbID(false), KindFrontend, svcA.prefix()).Key())
+	fe.Properties["publicIPAddress"] = Ref(old.ID)
+	p := mustDiff(t, desired, observed, scopeOf(false, svcA))
+	lines := stepLines(p)
+	lb := stepIndex(t, lines, "put lb/kubernetes ", "update:lb/kubernetes/frontend/"+svcA.prefix())
+	del := stepIndex(t, lines, "delete pip/kubernetes-"+svcA.prefix()+"-old")
+	if lb > del {
+		t.Fatalf("old PIP deleted before the frontend let go of it:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, c := range p.Changes {
+		if c.Key() == fe.Key() && (!c.Disruptive || !strings.Contains(c.Impact[0], "IP changes from pip/kubernetes-"+svcA.prefix()+"-old")) {
+			t.Errorf("frontend impact = %v", c.Impact)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package planview
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/service"
+)
+
+// FormatVersion is the JSON plan's format_version (SCHEMA.md).
+const FormatVersion = "1.0"
+
+type jsonPlan struct {
+	FormatVersion string               `json:"format_version"`
+	PlanID        string               `json:"plan_id,omitempty"`
+	Context       Header               `json:"context"`
+	Applyable     bool                 `json:"applyable"`
+	Errored       bool                 `json:"errored"`
+	Summary       Summary              `json:"summary"`
+	Changes       []jsonChange         `json:"changes"`
+	Steps         []jsonStep           `json:"steps"`
+	Drift         []jsonChange         `json:"drift"`
+	Blocked       []plan.Blocked       `json:"blocked"`
+	Limits        []plan.Limit         `json:"limits"`
+	Diagnostics   []service.Diagnostic `json:"diagnostics"`
+}
+
+type jsonChange struct {
+	Order            int                    `json:"order"`
+	Address          string                 `json:"address"`
+	ARM              jsonARM                `json:"arm"`
+	Services         []jsonService          `json:"services"`
+	Actions          []plan.Action          `json:"actions"`
+	ActionReason     string                 `json:"action_reason"`
+	Disruptive       bool                   `json:"disruptive"`
+	Impact           []string               `json:"impact"`
+	Before           *jsonResource          `json:"before"`
+	After            *jsonResource          `json:"after"`
+	AfterUnknown     [][]string             `json:"after_unknown"`
+	AttributeChanges []plan.AttributeChange `json:"attribute_changes"`
+	DependsOn        []string               `json:"depends_on"`
+}
+
+type jsonARM struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+type jsonService struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+}
+
+type jsonResource struct {
+	ID         string            `json:"id"`
+	Name       string            `json:"name"`
+	Type       string            `json:"type"`
+	Location   string            `json:"location,omitempty"`
+	SKU        map[string]any    `json:"sku,omitempty"`
+	Zones      []string          `json:"zones,omitempty"`
+	Tags       map[string]string `json:"tags,omitempty"`
+	Etag       string            `json:"etag,omitempty"`
+	Properties map[string]any    `json:"properties"`
+}
+
+type jsonStep struct {
+	Order   int      `json:"order"`
+	Op      string   `json:"op"`
+	Address string   `json:"address"`
+	IfMatch string   `json:"if_match,omitempty"`
+	Changes []string `json:"changes"`
+}
+
+// JSON writes the machine-readable plan documented in SCHEMA.md. Arrays
+// are never null.
+func JSON(w io.Writer, in Input) error {
+	p := in.Plan
+	doc := jsonPlan{
+		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
+		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
+		Summary: Summarize(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
+		Blocked: nonNil(p.Blocked), Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
+	}
+	order := map[*plan.Change]int{}
+	for i, c := range p.Changes {
+		order[c] = i + 1
+		doc.Changes = append(doc.Changes, newJSONChange(i+1, c))
+	}
+	for _, c := range p.Drift {
+		doc.Drift = append(doc.Drift, newJSONChange(order[c], c))
+	}
+	for i, st := range p.Steps {
+		js := jsonStep{Order: i + 1, Op: string(st.Op), Address: st.Target.Address(), IfMatch: st.IfMatch, Changes: []string{}}
+		for _, c := range st.Changes {
+			js.Changes = append(js.Changes, c.ID().Address())
+		}
+		doc.Steps = append(doc.Steps, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("encode plan json: %w", err)
+	}
+	return nil
+}
+
+func nonNil[T any](l []T) []T {
+	if l == nil {
+		return []T{}
+	}
+	return l
+}
+
+func newJSONChange(order int, c *plan.Change) jsonChange {
+	id := c.ID()
+	jc := jsonChange{
+		Order: order, Address: id.Address(), ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
+		Services: []jsonService{}, Actions: c.Actions, ActionReason: c.Reason, Disruptive: c.Disruptive,
+		Impact: nonNil(c.Impact), Before: newJSONResource(c.Before), After: newJSONResource(c.After),
+		AfterUnknown: [][]string{}, AttributeChanges: nonNil(c.Attributes), DependsOn: []string{},
+	}
+	for _, s := range c.Services {
+		ns, name := splitService(s)
+		jc.Services = append(jc.Services, jsonService{Namespace: ns, Name: name})
+	}
+	for _, k := range c.DependsOn {
+		if pid, err := plan.ParseID(string(k)); err == nil {
+			jc.DependsOn = append(jc.DependsOn, pid.Address())
+		}
+	}
+	if c.After != nil {
+		unknownPaths([]string{"properties"}, c.After.Properties, &jc.AfterUnknown)
+	}
+	return jc
+}
+
+func splitService(s string) (string, string) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' {
+			return s[:i], s[i+1:]
+		}
+	}
+	return "", s
+}
+
+func newJSONResource(r *plan.Resource) *jsonResource {
+	if r == nil {
+		return nil
+	}
+	props := r.Properties
+	if props == nil {
+		props = map[string]any{}
+	}
+	return &jsonResource{ID: r.ID.String(), Name: r.Name(), Type: r.Kind().ARMType(), Location: r.Location,
+		SKU: r.SKU, Zones: r.Zones, Tags: r.Tags, Etag: r.Etag, Properties: props}
+}
+
+// unknownPaths lists the paths of values known only after apply, in key
+// order; their value in "after" is null.
+func unknownPaths(path []string, v any, out *[][]string) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			unknownPaths(append(append([]string(nil), path...), k), t[k], out)
+		}
+	case []any:
+		for i, x := range t {
+			unknownPaths(append(append([]string(nil), path...), fmt.Sprint(i)), x, out)
+		}
+	default:
+		if plan.IsUnknown(v) {
+			*out = append(*out, path)
+		}
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

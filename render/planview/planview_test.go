@@ -1,0 +1,223 @@
+package planview
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/render/style"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var (
+	web  = svcSpec{name: "web/frontend", prefix: "a1b2c3d4e5f60718293a4b5c6d7e8f90", ports: []int{80, 443}}
+	shop = svcSpec{name: "shop/api", prefix: "a0f1e2d3c4b5a69788796a5b4c3d2e1f", ports: []int{8443}, pls: true}
+)
+
+func header() Header {
+	return Header{Target: "local emulator (.azsvc/state.json)", Subscription: sub, ResourceGroup: rg, Cluster: cluster, LBSKU: "Standard", Source: "deploy/"}
+}
+
+func mustDiff(t testing.TB, desired, observed *plan.State, scope plan.Scope) *plan.Plan {
+	t.Helper()
+	p, err := plan.Diff(desired, observed, scope)
+	if err != nil {
+		t.Fatalf("Diff: %v", err)
+	}
+	return p
+}
+
+// scenarios are the plans the golden files show.
+func scenarios(t *testing.T) map[string]Input {
+	out := map[string]Input{}
+
+	desired, observed := newWorld()
+	add(desired, observed, web, true)
+	out["create"] = Input{Plan: mustDiff(t, desired, observed, scopeFor(web)), Header: header(),
+		Sources: map[string]string{"web/frontend": "deploy/web.yaml"}}
+
+	desired, observed = newWorld()
+	observeLB(observed)
+	w, s := web, shop
+	w.ip, s.ip = "20.1.2.3", "20.1.2.4"
+	add(desired, observed, w, true)
+	add(desired, observed, s, false)
+	if r, ok := observed.Get(plan.ChildID(lb(), plan.KindRule, w.prefix+"-TCP-80").Key()); ok {
+		r.Properties["idleTimeoutInMinutes"] = 30
+	}
+	if r, ok := observed.Get(plan.ChildID(lb(), plan.KindProbe, w.prefix+"-TCP-443").Key()); ok {
+		r.Properties["protocol"] = "Http"
+		r.Properties["requestPath"] = "/"
+	}
+	observed.Put(&plan.Resource{ID: plan.ChildID(nsg(), plan.KindSecurityRule, "allow-ssh"), Properties: map[string]any{"priority": 100, "access": "Allow", "direction": "Inbound"}})
+	blocked := plan.NewID(sub, rg, plan.KindPublicIP, "kubernetes-a9999999999999999999999999999999")
+	observed.Put(&plan.Resource{ID: blocked, Location: "eastus", Properties: map[string]any{"ipAddress": "52.0.0.1"}})
+	desired.Put(&plan.Resource{ID: blocked, Location: "eastus", Services: []string{"web/other"}, Tags: map[string]string{"k8s-azure-service": "web/other"}})
+	p := mustDiff(t, desired, observed, scopeFor(w, s, svcSpec{name: "web/other", prefix: "a9999999999999999999999999999999"}))
+	p.Limits = append(p.Limits, plan.Limit{Name: "nsg_rules", Scope: "nsg/" + nsgName, Used: 812, Max: 1000})
+	out["mixed"] = Input{Plan: p, Header: header(), PlanID: "sha256:0123abcd",
+		Sources: map[string]string{"web/frontend": "deploy/web.yaml", "shop/api": "deploy/shop.yaml"},
+		Diagnostics: []service.Diagnostic{{Code: "AZSVC1002", Severity: service.SeverityWarning, Service: "web/frontend",
+			Pos: service.Position{File: "deploy/web.yaml", Line: 7, Column: 5}, Message: "appProtocol http switches the probe to HTTP /", Hint: "set a health probe request path"}}}
+
+	desired, observed = newWorld()
+	observeLB(observed)
+	add(desired, observed, w, true)
+	zonal, _ := desired.Get(plan.NewID(sub, rg, plan.KindPublicIP, cluster+"-"+w.prefix).Key())
+	zonal.Zones = []string{"1", "2", "3"}
+	out["replace"] = Input{Plan: mustDiff(t, desired, observed, scopeFor(w)), Header: header()}
+
+	desired, observed = newWorld()
+	observeLB(observed)
+	add(desired, observed, w, true)
+	out["empty"] = Input{Plan: mustDiff(t, desired, observed, scopeFor(w)), Header: header()}
+	return out
+}
+
+func TestGolden(t *testing.T) {
+	for name, in := range scenarios(t) {
+		for _, f := range []struct {
+			ext    string
+			render func(*bytes.Buffer) error
+		}{
+			{"txt", func(b *bytes.Buffer) error { return Text(b, in, style.New(false)) }},
+			{"color.txt", func(b *bytes.Buffer) error { return Text(b, in, style.New(true)) }},
+			{"json", func(b *bytes.Buffer) error { return JSON(b, in) }},
+			{"md", func(b *bytes.Buffer) error { return Markdown(b, in, MarkdownOptions{Artifact: "plan.json"}) }},
+		} {
+			if name != "mixed" && f.ext == "color.txt" {
+				continue
+			}
+			t.Run(name+"."+f.ext, func(t *testing.T) {
+				var b bytes.Buffer
+				if err := f.render(&b); err != nil {
+					t.Fatal(err)
+				}
+				assertGolden(t, filepath.Join("testdata", name+"."+f.ext), b.Bytes())
+			})
+		}
+	}
+}
+
+func assertGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", path, got)
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	in := scenarios(t)["mixed"]
+	var b bytes.Buffer
+	if err := JSON(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"changes", "steps", "drift", "blocked", "limits", "diagnostics"} {
+		if _, ok := doc[k].([]any); !ok {
+			t.Errorf("%s is %T, want an array", k, doc[k])
+		}
+	}
+	changes := doc["changes"].([]any)
+	for i, c := range changes {
+		m := c.(map[string]any)
+		if int(m["order"].(float64)) != i+1 {
+			t.Errorf("change %d has order %v", i, m["order"])
+		}
+	}
+	// empty plans still have arrays, never null
+	b.Reset()
+	if err := JSON(&b, scenarios(t)["empty"]); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "null,") && strings.Contains(b.String(), `"changes": null`) {
+		t.Errorf("null arrays in empty plan:\n%s", b.String())
+	}
+}
+
+// hugePlan creates n Services from nothing and deletes d observed ones.
+func hugePlan(t testing.TB, n, d int) Input {
+	desired, observed := newWorld()
+	observeLB(observed)
+	scope := plan.Scope{Cluster: cluster}
+	for i := 0; i < n+d; i++ {
+		s := svcSpec{name: fmt.Sprintf("ns%d/svc%d", i%7, i), prefix: fmt.Sprintf("a%031x", i+1), ports: []int{80, 443}}
+		if i >= n {
+			s.ip = fmt.Sprintf("20.0.%d.%d", i/250, i%250+1)
+		}
+		add(desired, observed, s, i < n)
+		scope.Services = append(scope.Services, plan.ServiceRef{Name: s.name, Prefix: s.prefix})
+	}
+	return Input{Plan: mustDiff(t, desired, observed, scope), Header: header(), PlanID: "sha256:huge"}
+}
+
+func TestMarkdownNeverExceedsBudget(t *testing.T) {
+	in := hugePlan(t, 300, 20)
+	var full bytes.Buffer
+	if err := Markdown(&full, in, MarkdownOptions{Budget: 100_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	if utf8.RuneCount(full.Bytes()) <= PRCommentBudget {
+		t.Fatalf("fixture too small to test truncation: %d characters", utf8.RuneCount(full.Bytes()))
+	}
+	var b bytes.Buffer
+	if err := Markdown(&b, in, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if n := utf8.RuneCountInString(got); n > PRCommentBudget {
+		t.Fatalf("comment has %d characters, over %d", n, PRCommentBudget)
+	}
+	for _, want := range []string{"<!-- azsvc:plan v1 cluster=kubernetes", "### azsvc plan: kubernetes / rg ⚠️ disruptive",
+		"**Plan: ", "#### ⚠️ Disruptive changes", "> **Truncated**"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("truncated comment lacks %q", want)
+		}
+	}
+	// the disruptive section is complete: every impact line of the full text is there
+	for _, line := range strings.Split(full.String(), "\n") {
+		if strings.HasPrefix(line, "- `-`") && !strings.Contains(got, line) {
+			t.Errorf("disruptive line dropped: %s", line)
+		}
+	}
+	var again bytes.Buffer
+	if err := Markdown(&again, in, MarkdownOptions{}); err != nil || again.String() != got {
+		t.Errorf("markdown is not deterministic (err %v)", err)
+	}
+}
+
+func TestMarkdownHardBudgetWithHugeDisruptiveList(t *testing.T) {
+	in := hugePlan(t, 0, 400)
+	var b bytes.Buffer
+	if err := Markdown(&b, in, MarkdownOptions{Budget: 20000}); err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCount(b.Bytes()); n > 20000 {
+		t.Fatalf("%d characters over a 20000 budget", n)
+	}
+	if !strings.Contains(b.String(), "more disruptive changes not shown") {
+		t.Errorf("no notice of the cut disruptive list")
+	}
+}

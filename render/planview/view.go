@@ -1,0 +1,235 @@
+// Package planview renders a plan for people and programs: text for a
+// terminal, JSON for tools, markdown for pull-request comments
+// (ux-anchors §8.2-§8.4). Every renderer is a pure function of one Input,
+// so the three always agree; none of them decides anything about the plan.
+package planview
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/service"
+)
+
+// Header says where the plan applies (ux-anchors §8.2 item 1). Empty
+// fields are left out.
+type Header struct {
+	Target        string `json:"target"` // e.g. "Azure" or "local emulator (.azsvc/state.json)"
+	Tenant        string `json:"tenant_id,omitempty"`
+	Subscription  string `json:"subscription_id,omitempty"`
+	ResourceGroup string `json:"resource_group,omitempty"`
+	Cluster       string `json:"cluster,omitempty"`
+	Location      string `json:"location,omitempty"`
+	LBSKU         string `json:"lb_sku,omitempty"`
+	Source        string `json:"source,omitempty"` // manifests path or cluster context
+}
+
+// Input is everything a renderer shows.
+type Input struct {
+	Plan        *plan.Plan
+	Header      Header
+	Diagnostics []service.Diagnostic
+	// Sources maps a Service (namespace/name) to the file it came from,
+	// shown in group headers.
+	Sources map[string]string
+	// FileContents holds input files' bytes, so text diagnostics can quote
+	// the offending line.
+	FileContents map[string][]byte
+	// PlanID identifies a saved plan ("sha256:..."); empty when not saved.
+	PlanID string
+}
+
+// Summary counts a plan's changes (ux-anchors §8.3 "summary").
+type Summary struct {
+	Create     int  `json:"create"`
+	Update     int  `json:"update"`
+	Replace    int  `json:"replace"`
+	Delete     int  `json:"delete"`
+	Adopt      int  `json:"adopt"`
+	NoOp       int  `json:"no_op"`
+	Disruptive int  `json:"disruptive"`
+	HasChanges bool `json:"has_changes"`
+}
+
+// Summarize counts the changes of p; a replace counts once, as a replace.
+func Summarize(p *plan.Plan) Summary {
+	s := Summary{NoOp: p.NoOp}
+	for _, c := range p.Changes {
+		s.add(c)
+	}
+	s.HasChanges = len(p.Changes) > 0
+	return s
+}
+
+func (s *Summary) add(c *plan.Change) {
+	switch symbol(c.Actions) {
+	case "+":
+		s.Create++
+	case "~":
+		s.Update++
+	case "-/+", "+/-":
+		s.Replace++
+	case "-":
+		s.Delete++
+	case ">":
+		s.Adopt++
+	}
+	if c.Disruptive {
+		s.Disruptive++
+	}
+}
+
+// Line is the summary sentence, e.g. "Plan: 2 to create, 1 to update, 0 to
+// replace, 1 to delete." with adopt and disruptive counts when non-zero.
+func (s Summary) Line() string {
+	if !s.HasChanges {
+		return "No changes. Azure networking matches the Services."
+	}
+	line := fmt.Sprintf("Plan: %d to create, %d to update, %d to replace, %d to delete", s.Create, s.Update, s.Replace, s.Delete)
+	if s.Adopt > 0 {
+		line += fmt.Sprintf(", %d to adopt", s.Adopt)
+	}
+	line += "."
+	if s.Disruptive > 0 {
+		line += fmt.Sprintf(" %d disruptive.", s.Disruptive)
+	}
+	return line
+}
+
+// symbol maps actions to the plan symbol (ux-anchors §8.1).
+func symbol(actions []plan.Action) string {
+	key := make([]string, len(actions))
+	for i, a := range actions {
+		key[i] = string(a)
+	}
+	switch strings.Join(key, ",") {
+	case "create":
+		return "+"
+	case "update":
+		return "~"
+	case "delete,create":
+		return "-/+"
+	case "create,delete":
+		return "+/-"
+	case "delete":
+		return "-"
+	case "adopt":
+		return ">"
+	case "release":
+		return "<"
+	}
+	return "?"
+}
+
+var legendText = map[string]string{
+	"+": "create", "~": "update in place", "-/+": "replace (delete, then create)",
+	"+/-": "replace (create, then delete)", "-": "delete", ">": "adopt (start managing, tags only)",
+	"<": "release (stop managing, keep)", "?": "unknown action",
+}
+
+var symbolOrder = []string{"+", "~", "-/+", "+/-", "-", ">", "<", "?"}
+
+// group is the changes of one Service (or of several, for shared
+// resources), in apply order.
+type group struct {
+	name    string
+	changes []*plan.Change
+}
+
+// sharedGroup holds changes that serve several Services (a shared NSG rule,
+// the cluster LB) or none.
+const sharedGroup = "shared"
+
+// groups splits changes by the Service they serve (ux-anchors §8.2 item 5);
+// changes serving several Services or none go to the "shared" group, sorted
+// last.
+func groups(changes []*plan.Change) []group {
+	byName := map[string]*group{}
+	var names []string
+	for _, c := range changes {
+		name := groupName(c.Services)
+		g, ok := byName[name]
+		if !ok {
+			g = &group{name: name}
+			byName[name] = g
+			names = append(names, name)
+		}
+		g.changes = append(g.changes, c)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == sharedGroup) != (names[j] == sharedGroup) {
+			return names[j] == sharedGroup
+		}
+		return names[i] < names[j]
+	})
+	out := make([]group, len(names))
+	for i, n := range names {
+		out[i] = *byName[n]
+	}
+	return out
+}
+
+func groupName(services []string) string {
+	if len(services) == 1 {
+		return services[0]
+	}
+	return sharedGroup
+}
+
+// servicesNote names the Services a shared change serves, at most five.
+func servicesNote(services []string) string {
+	if len(services) < 2 {
+		return ""
+	}
+	if len(services) > 5 {
+		return fmt.Sprintf("serves %s and %d more", strings.Join(services[:5], ", "), len(services)-5)
+	}
+	return "serves " + strings.Join(services, ", ")
+}
+
+func (g group) summary() Summary {
+	var s Summary
+	for _, c := range g.changes {
+		s.add(c)
+	}
+	return s
+}
+
+// counts renders a group summary like "2 to create, 1 to replace".
+func (s Summary) counts() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		verb string
+	}{{s.Create, "create"}, {s.Update, "update"}, {s.Replace, "replace"}, {s.Delete, "delete"}, {s.Adopt, "adopt"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d to %s", p.n, p.verb))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func usedSymbols(changes []*plan.Change) []string {
+	used := map[string]bool{}
+	for _, c := range changes {
+		used[symbol(c.Actions)] = true
+	}
+	var out []string
+	for _, s := range symbolOrder {
+		if used[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func hasErrors(diags []service.Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == service.SeverityError {
+			return true
+		}
+	}
+	return false
+}
