@@ -23,6 +23,10 @@ const (
 // checkLimits measures every resource the plan writes as it will be after
 // apply. A limit exceeded is an error naming the resource and the count; a
 // limit above 80% is returned as a warning entry.
+// ErrLimitExceeded is wrapped by Diff's error when the planned state would
+// exceed an ARM limit: invalid input, not a runtime failure.
+var ErrLimitExceeded = errors.New("plan exceeds ARM limits")
+
 func checkLimits(p *Plan, d *differ) ([]Limit, error) {
 	final := map[Key]*Step{}
 	for _, st := range p.Steps {
@@ -57,7 +61,7 @@ func checkLimits(p *Plan, d *differ) ([]Limit, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("plan exceeds ARM limits: %w", errors.Join(errs...))
+		return nil, fmt.Errorf("%w: %w", ErrLimitExceeded, errors.Join(errs...))
 	}
 	return warn, nil
 }

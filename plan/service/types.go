@@ -35,8 +35,14 @@ type Service struct {
 	// positions maps a field path to where its value is written. Paths use
 	// dots between fields and [i] for list items; annotation keys are quoted
 	// whole: metadata.annotations["service.beta.kubernetes.io/azure-dns-label-name"],
-	// spec.ports[0].port.
+	// spec.ports[0].port. An annotation's path points at its key and
+	// path+".value" at its value; a mapping or list field points at its key
+	// (see positions.go).
 	positions map[string]Position
+	// lazy builds positions on first use from the parsed YAML tree: only
+	// diagnostics need them, and indexing every field up front costs ~10%
+	// of decoding.
+	lazy *lazyPositions
 }
 
 // Key is "namespace/name", the form CCM uses in tags and messages; an empty
@@ -52,6 +58,7 @@ func (s *Service) Key() string {
 // Pos returns the position of the field at path, falling back to the
 // nearest enclosing field that has one, then to the document start.
 func (s *Service) Pos(path string) Position {
+	s.indexPositions()
 	for p := path; p != ""; p = parentPath(p) {
 		if pos, ok := s.positions[p]; ok {
 			return pos

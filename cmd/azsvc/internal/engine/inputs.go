@@ -85,6 +85,16 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	return in, nil
 }
 
+// LoadConfigOnly reads the configuration without manifests: what applying a
+// saved plan needs to reach its target.
+func LoadConfigOnly(s Settings) (*Inputs, error) {
+	cfg, notes, err := loadConfig(s)
+	if err != nil {
+		return nil, err
+	}
+	return &Inputs{Service: &service.Input{}, Config: cfg, Notes: notes, Desired: plan.NewState()}, nil
+}
+
 func loadConfig(s Settings) (*cluster.Config, []string, error) {
 	if s.AzureConfig == "" {
 		return nil, nil, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")

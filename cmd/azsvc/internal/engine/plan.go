@@ -10,6 +10,7 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/providers/azure"
 )
 
 // Plan reads the target and diffs it against the desired state.
@@ -80,9 +81,51 @@ func CheckSaved(ctx context.Context, saved *plan.SavedPlan, t *Target) error {
 		return &apply.StaleError{Changed: []apply.Drift{{Address: "target",
 			Detail: fmt.Sprintf("plan was made for %s, not %s", saved.Target, t.Describe())}}}
 	}
-	now, err := t.Provider.Read(ctx, t.Read)
+	read := t.Read
+	for _, pre := range saved.Preconditions {
+		addGroupOf(&read, pre.ID)
+	}
+	now, err := t.Provider.Read(ctx, read)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", t.Describe(), err)
 	}
 	return apply.CheckFresh(saved, now)
+}
+
+// HashStrings is a short content hash ("sha256:" and 16 hex digits) of
+// the lines given.
+func HashStrings(lines []string) string {
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// addGroupOf adds the resource group of id to the read scope of its kind,
+// so a saved plan is checked against every group it touches.
+func addGroupOf(r *azure.ReadScope, id string) {
+	pid, err := plan.ParseID(id)
+	if err != nil {
+		return
+	}
+	top := pid.Kind
+	if p := top.Parent(); p != "" {
+		top = p
+	}
+	switch top {
+	case plan.KindLoadBalancer:
+		r.LoadBalancerGroups = append(r.LoadBalancerGroups, pid.ResourceGroup)
+	case plan.KindPublicIP:
+		r.PublicIPGroups = append(r.PublicIPGroups, pid.ResourceGroup)
+	case plan.KindSecurityGroup:
+		r.SecurityGroupGroups = append(r.SecurityGroupGroups, pid.ResourceGroup)
+	case plan.KindPrivateLinkService:
+		r.PrivateLinkGroups = append(r.PrivateLinkGroups, pid.ResourceGroup)
+	case plan.KindPrivateEndpoint:
+		r.PrivateEndpointGroups = append(r.PrivateEndpointGroups, pid.ResourceGroup)
+	case plan.KindPrivateDNSZone:
+		r.DNSZoneGroups = append(r.DNSZoneGroups, pid.ResourceGroup)
+	}
 }

@@ -55,7 +55,7 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := EmulatorTarget(emu, in, "local emulator (state "+path+")")
+	t, err := EmulatorTarget(emu, in, "state "+path)
 	if err != nil {
 		emu.Close()
 		return nil, err

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Exit codes, the single table every command uses (ux-anchors §8.5). The
+// `azsvc help exit-codes` topic prints the same table; keep them in step.
+const (
+	exitOK          = 0
+	exitRuntime     = 1   // runtime or internal error
+	exitChanges     = 2   // plan --detailed-exitcode: changes present
+	exitInvalid     = 4   // invalid input: any error diagnostic
+	exitStale       = 5   // apply: saved plan is stale
+	exitPartial     = 7   // apply: some steps applied, then a failure
+	exitUsage       = 64  // bad flags or arguments (EX_USAGE)
+	exitInterrupted = 130 // SIGINT or SIGTERM
+)
+
+// exitError carries an exit code through cobra to run. A nil err means the
+// command already reported everything (e.g. validate printed its
+// diagnostics), so run prints nothing more.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// withExitCode wraps err so it exits with code.
+func withExitCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// usageError is a mistake in how the command was called: exit 64, and a
+// pointer to --help.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
+}
+
+// exitCode maps an error returned by a command to the process exit code.
+// An interrupt wins over whatever error it caused.
+func exitCode(ctx context.Context, err error) int {
+	var (
+		ee *exitError
+		ue *usageError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		return exitUsage
+	}
+	return exitRuntime
+}
+
+// silent reports whether err was already reported to the user.
+func silent(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.err == nil
+}
+
+// exitCodeTable is the source of `azsvc help exit-codes`, so the text and
+// the constants cannot drift apart.
+func exitCodeTable() []struct {
+	code    int
+	meaning string
+} {
+	return []struct {
+		code    int
+		meaning string
+	}{
+		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: everything applied."},
+		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read. Nothing is known to have changed."},
+		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
+		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings)."},
+		{exitStale, "apply of a saved plan refused: what it touches changed since it was planned. Nothing was applied; plan again."},
+		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
+		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, apply without --auto-approve and no terminal to confirm on."},
+		{exitInterrupted, "interrupted (Ctrl-C or SIGTERM). An interrupted apply stops after the operation in flight and reports what was done."},
+	}
+}
+
+func exitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("azsvc uses the same exit codes for every command, so CI scripts can branch on\nthem with \"case $?\":\n\n")
+	for _, row := range exitCodeTable() {
+		lines := wrap(row.meaning, 66)
+		fmt.Fprintf(&b, "  %-4d %s\n", row.code, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&b, "       %s\n", l)
+		}
+	}
+	return b.String()
+}
+
+// wrap splits text into lines of at most width characters at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len(line)+1+len(word) > width:
+			lines = append(lines, line)
+			line = word
+		default:
+			line += " " + word
+		}
+	}
+	return append(lines, line)
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestExitCodes(t *testing.T) {
+	const invalid = "testdata/manifests/invalid"
+	const warn = "testdata/manifests/warn"
+	tests := []struct {
+		name       string
+		args       []string
+		want       int
+		wantStdout string
+		wantStderr string
+	}{
+		{name: "no args shows help", args: nil, want: 0, wantStdout: "Available Commands:"},
+		{name: "unknown command", args: []string{"nosuch"}, want: 64, wantStderr: `unknown command "nosuch"`},
+		{name: "misspelt command", args: []string{"validat"}, want: 64, wantStderr: "Did you mean this?"},
+		{name: "unknown flag", args: []string{"validate", "--bogus"}, want: 64, wantStderr: "unknown flag: --bogus"},
+		{name: "missing -f", args: []string{"validate"}, want: 64, wantStderr: "no input: give manifests with -f"},
+		{name: "positional arg", args: []string{"validate", "-f", warn, "extra"}, want: 64, wantStderr: `unknown command "extra"`},
+		{name: "unknown -o", args: []string{"validate", "-f", warn, "-o", "yaml"}, want: 64,
+			wantStderr: `unknown output format "yaml": use one of text, json or sarif`},
+		{name: "usage error points at help", args: []string{"validate"}, want: 64, wantStderr: "Run 'azsvc validate --help' for usage."},
+		{name: "unreadable path", args: []string{"validate", "-f", "testdata/nosuch"}, want: 1, wantStderr: "no such file"},
+		{name: "errors", args: []string{"validate", "-f", invalid}, want: 4, wantStdout: "error[AZSVC1001]"},
+		{name: "warnings alone", args: []string{"validate", "-f", warn}, want: 0, wantStdout: "warning[AZSVC3001]"},
+		{name: "help topic", args: []string{"help", "exit-codes"}, want: 0, wantStdout: "  130  interrupted"},
+		{name: "environment topic", args: []string{"help", "environment"}, want: 0, wantStdout: "AZSVC_<COMMAND>_<FLAG>"},
+		{name: "completion", args: []string{"completion", "bash"}, want: 0, wantStdout: "bash completion"},
+		{name: "completion zsh", args: []string{"completion", "zsh"}, want: 0, wantStdout: "#compdef azsvc"},
+		{name: "completion bad shell", args: []string{"completion", "tcsh"}, want: 64, wantStderr: "tcsh"},
+		{name: "version", args: []string{"version"}, want: 0, wantStdout: "azsvc version v0.0.0-test"},
+		{name: "--version", args: []string{"--version"}, want: 0, wantStdout: "azsvc version v0.0.0-test"},
+		{name: "version -o", args: []string{"version", "-o", "sarif"}, want: 64, wantStderr: "use one of text or json"},
+		{name: "render shell", args: []string{"render", "-f", warn}, want: 1, wantStderr: "azsvc render is not implemented yet"},
+		{name: "render needs -f", args: []string{"render"}, want: 64},
+		{name: "render -o", args: []string{"render", "-f", warn, "-o", "sarif"}, want: 64, wantStderr: "text, json, yaml or mermaid"},
+		{name: "plan shell", args: []string{"plan", "-f", warn, "--detailed-exitcode"}, want: 1, wantStderr: "azsvc plan is not implemented yet"},
+		{name: "plan -o", args: []string{"plan", "-f", warn, "-o", "sarif"}, want: 64, wantStderr: "text, json or markdown"},
+		{name: "apply saved plan", args: []string{"apply", "plan.json"}, want: 1, wantStderr: "azsvc apply is not implemented yet"},
+		{name: "apply needs input", args: []string{"apply", "--auto-approve"}, want: 64},
+		{name: "apply plan and -f", args: []string{"apply", "plan.json", "-f", warn}, want: 64, wantStderr: "not both"},
+		{name: "apply two plans", args: []string{"apply", "a.json", "b.json"}, want: 64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := newCLI(t).run(tt.args...)
+			if got.code != tt.want {
+				t.Errorf("exit code = %d, want %d\nstderr: %s", got.code, tt.want, got.stderr)
+			}
+			if !strings.Contains(got.stdout, tt.wantStdout) {
+				t.Errorf("stdout does not contain %q:\n%s", tt.wantStdout, got.stdout)
+			}
+			if !strings.Contains(got.stderr, tt.wantStderr) {
+				t.Errorf("stderr does not contain %q:\n%s", tt.wantStderr, got.stderr)
+			}
+		})
+	}
+}
+
+func TestInterrupted(t *testing.T) {
+	c := newCLI(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c.ctx = ctx
+	got := c.run("validate", "-f", "testdata/manifests/warn")
+	if got.code != 130 {
+		t.Errorf("exit code = %d, want 130; stderr: %s", got.code, got.stderr)
+	}
+}
+
+func TestExitCodeHelpListsEveryCode(t *testing.T) {
+	help := exitCodesHelp()
+	for _, code := range []string{"0", "1", "2", "4", "5", "7", "64", "130"} {
+		if !strings.Contains(help, "\n  "+code+" ") {
+			t.Errorf("help exit-codes does not list %s:\n%s", code, help)
+		}
+	}
+}
+
+func TestVersionJSON(t *testing.T) {
+	got := newCLI(t).run("version", "-o", "json")
+	var b buildInfo
+	if err := json.Unmarshal([]byte(got.stdout), &b); err != nil {
+		t.Fatalf("version -o json: %v\n%s", err, got.stdout)
+	}
+	if b.Version != "v0.0.0-test" || b.Platform != "linux/amd64" {
+		t.Errorf("version -o json = %+v", b)
+	}
+}
+
+func TestNewBuildInfo(t *testing.T) {
+	b := newBuildInfo("v1.2.3", "0123456789abcdef0123", "2026-01-02T03:04:05Z")
+	if b.Version != "v1.2.3" || b.Commit != "0123456789abcdef0123" {
+		t.Errorf("ldflags values must win: %+v", b)
+	}
+	if s := b.String(); !strings.HasPrefix(s, "azsvc version v1.2.3, commit 0123456789ab") {
+		t.Errorf("String() = %q", s)
+	}
+	if got := newBuildInfo("", "", "").Version; got == "" {
+		t.Error("an unstamped build must still report a version")
+	}
+}

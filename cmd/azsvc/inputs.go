@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/render/diag"
+)
+
+// settings turns the shared flags into the engine's settings.
+func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) engine.Settings {
+	return engine.Settings{
+		Files:        files,
+		Stdin:        io.In,
+		AzureConfig:  c.AzureConfig,
+		ClusterName:  c.ClusterName,
+		Subscription: c.Subscription,
+		StatePath:    t.State,
+		Prune:        t.Prune,
+	}
+}
+
+// loadInputs reads manifests and configuration and builds the desired
+// state; reading stdin gives up on Ctrl-C like validate does.
+func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOptions, t targetOptions) (*engine.Inputs, error) {
+	if c.AzureConfig == "" {
+		return nil, usageErrorf("no cluster configuration: pass --config azure.json (the cloud provider's config file), or set config: in azsvc.yaml")
+	}
+	type loaded struct {
+		in  *engine.Inputs
+		err error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		in, err := engine.LoadInputs(settings(io, files, c, t))
+		done <- loaded{in, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case l := <-done:
+		if l.err != nil {
+			return nil, l.err
+		}
+		for _, n := range l.in.Notes {
+			fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().Dim("note:"), n)
+		}
+		return l.in, nil
+	}
+}
+
+// reportDiagnostics prints findings on stderr in validate's text form, so
+// render, plan and apply show the same messages validate does.
+func reportDiagnostics(io *IOStreams, in *engine.Inputs) {
+	if len(in.Diagnostics) == 0 {
+		return
+	}
+	_ = diag.Text(io.ErrOut, diag.Report{Diagnostics: in.Diagnostics, Sources: in.Service.Sources}, io.ErrStyle())
+}

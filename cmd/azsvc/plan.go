@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+type planOptions struct {
+	IO *IOStreams
+
+	Files            []string
+	Cluster          clusterOptions
+	Target           targetOptions
+	DetailedExitcode bool
+	Out              string
+	Output           string
+}
+
+func newPlanCmd(a *app, runF func(context.Context, *planOptions) error) *cobra.Command {
+	opts := &planOptions{IO: a.io}
+	cmd := &cobra.Command{
+		Use:   "plan -f FILE|DIR|- ...",
+		Short: "Preview the Azure changes that would make Azure match the Services",
+		Long: `Read the current Azure state, compare it with what the given Services need,
+and print the changes, in the order apply would make them. Nothing is changed.
+
+The target is Azure when a subscription is configured (--subscription, or
+azure.json's subscriptionId), and otherwise the local ARM emulator with its
+state in --state. The plan header always says which.
+
+Only resources azsvc owns are changed; Services absent from the input are left
+alone unless --prune is given. Changes that interrupt traffic are listed in
+their own section.
+
+Output formats: text (the default), json (a versioned plan document) and
+markdown (a pull request comment).`,
+		Example: `  # Preview the changes for every Service under deploy/
+  azsvc plan -f deploy/ --config azure.json
+
+  # In CI: exit 2 when there are changes, and post the plan as a PR comment
+  azsvc plan -f deploy/ --detailed-exitcode -o markdown > comment.md
+
+  # Save the plan, to apply exactly it later
+  azsvc plan -f deploy/ --out plan.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFiles(opts.Files); err != nil {
+				return err
+			}
+			out, err := a.output(cmd)
+			if err != nil {
+				return err
+			}
+			opts.Output = out
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runPlan(cmd.Context(), opts)
+		},
+	}
+	addFileFlag(cmd, &opts.Files)
+	addClusterFlags(cmd, &opts.Cluster)
+	addTargetFlags(cmd, &opts.Target)
+	f := cmd.Flags()
+	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
+	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE")
+	return cmd
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/render/planview"
+)
+
+func runPlan(ctx context.Context, opts *planOptions) error {
+	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target)
+	if err != nil {
+		return err
+	}
+	tg, err := engine.OpenTarget(ctx, settings(opts.IO, opts.Files, opts.Cluster, opts.Target), in)
+	if err != nil {
+		return err
+	}
+	defer tg.Close()
+	p, _, err := engine.Plan(ctx, in, tg)
+	if err != nil {
+		return planError(err)
+	}
+	view := planInput(p, in, tg, opts.Files)
+	if opts.Out != "" && !in.HasErrors() {
+		saved, err := engine.Save(opts.Out, p, in, tg)
+		if err != nil {
+			return err
+		}
+		view.PlanID = savedPlanID(saved)
+		fmt.Fprintf(opts.IO.ErrOut, "Saved the plan to %s. To make exactly these changes, run:\n  azsvc apply %s\n", opts.Out, opts.Out)
+	}
+	if err := renderPlan(opts.IO.Out, opts.Output, view, opts.IO); err != nil {
+		return fmt.Errorf("write %s output: %w", opts.Output, err)
+	}
+	switch {
+	case in.HasErrors():
+		return withExitCode(exitInvalid, nil)
+	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
+		return withExitCode(exitChanges, nil)
+	}
+	return nil
+}
+
+// planError maps a planner failure: a limit the plan would exceed is
+// invalid input (exit 4), anything else a runtime error.
+func planError(err error) error {
+	if errors.Is(err, plan.ErrLimitExceeded) {
+		return withExitCode(exitInvalid, err)
+	}
+	return err
+}
+
+func renderPlan(w io.Writer, format string, view planview.Input, io *IOStreams) error {
+	switch format {
+	case "json":
+		return planview.JSON(w, view)
+	case "markdown":
+		return planview.Markdown(w, view, planview.MarkdownOptions{})
+	}
+	return planview.Text(w, view, io.OutStyle())
+}
+
+// planInput gathers what every plan renderer shows.
+func planInput(p *plan.Plan, in *engine.Inputs, tg *engine.Target, files []string) planview.Input {
+	cfg := in.Config
+	sources := map[string]string{}
+	for _, s := range in.Service.Services {
+		sources[s.Key()] = s.Source.File
+	}
+	return planview.Input{
+		Plan: p,
+		Header: planview.Header{
+			Target:        tg.Describe(),
+			Subscription:  cfg.SubscriptionForIDs(),
+			ResourceGroup: cfg.ResourceGroup,
+			Cluster:       cfg.ClusterName,
+			Location:      cfg.Location,
+			LBSKU:         cfg.LoadBalancerSKU,
+			Source:        strings.Join(files, ", "),
+		},
+		Diagnostics:  in.Diagnostics,
+		Sources:      sources,
+		FileContents: in.Service.Sources,
+	}
+}
+
+// savedPlanID is a short, stable name of a saved plan: the hash of its
+// preconditions and inputs.
+func savedPlanID(saved *plan.SavedPlan) string {
+	var keys []string
+	for k, v := range saved.Inputs {
+		keys = append(keys, k+"="+v)
+	}
+	sort.Strings(keys)
+	for _, pre := range saved.Preconditions {
+		keys = append(keys, pre.Address+"="+pre.ContentHash)
+	}
+	return engine.HashStrings(keys)
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/render/resources"
+)
+
+type renderOptions struct {
+	IO *IOStreams
+
+	Files   []string
+	Cluster clusterOptions
+	Output  string
+}
+
+func newRenderCmd(a *app, runF func(context.Context, *renderOptions) error) *cobra.Command {
+	opts := &renderOptions{IO: a.io}
+	cmd := &cobra.Command{
+		Use:   "render -f FILE|DIR|- ...",
+		Short: "Show the Azure resources the cloud provider would build for Services",
+		Long: `Show, without any Azure access, the Azure resources the cloud controller
+manager would build for the given Services: load balancers and their
+frontends, rules, probes and backend pools, public IPs, NSG rules and Private
+Link Services, named exactly as it names them.
+
+Values only Azure can assign (a dynamic private IP, a new public IP address)
+are shown as unknown.
+
+Output formats: text (a tree per Service, the default), json (ARM resource
+bodies, as GET returns them), yaml, and mermaid (a graph for GitHub markdown).`,
+		Example: `  # The resources for every Service under deploy/
+  azsvc render -f deploy/ --config azure.json --cluster-name aks-prod
+
+  # ARM JSON, e.g. to compare with az network lb show
+  azsvc render -f deploy/ --config azure.json -o json
+
+  # A diagram for a pull request description
+  azsvc render -f deploy/svc.yaml --config azure.json -o mermaid`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFiles(opts.Files); err != nil {
+				return err
+			}
+			out, err := a.output(cmd)
+			if err != nil {
+				return err
+			}
+			opts.Output = out
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runRender(cmd.Context(), opts)
+		},
+	}
+	addFileFlag(cmd, &opts.Files)
+	addClusterFlags(cmd, &opts.Cluster)
+	return cmd
+}
+
+func runRender(ctx context.Context, opts *renderOptions) error {
+	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, targetOptions{})
+	if err != nil {
+		return err
+	}
+	if in.HasErrors() {
+		reportDiagnostics(opts.IO, in)
+		return withExitCode(exitInvalid, nil)
+	}
+	w := opts.IO.Out
+	switch opts.Output {
+	case "json":
+		err = resources.JSON(w, in.Desired)
+	case "yaml":
+		err = resources.YAML(w, in.Desired)
+	case "mermaid":
+		err = resources.Mermaid(w, in.Desired)
+	default:
+		err = resources.Text(w, in.Desired, opts.IO.OutStyle())
+	}
+	if err != nil {
+		return fmt.Errorf("write %s output: %w", opts.Output, err)
+	}
+	reportDiagnostics(opts.IO, in)
+	return nil
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func newRootCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "azsvc",
+		Short: "Plan and apply the Azure networking behind Kubernetes Services",
+		Long: `azsvc plans and applies the Azure networking behind Kubernetes Services of
+type LoadBalancer: load balancer frontends, rules and health probes, public IPs,
+NSG rules, Private Link Services, Private Endpoints and their private DNS records.
+
+It builds exactly what the Azure cloud controller manager would build for the
+same Services, shows the difference against Azure as an ordered plan, and
+applies it one write at a time.`,
+		Example: `  # Check the Azure annotations of every manifest under deploy/, offline
+  azsvc validate -f deploy/
+
+  # Show the Azure resources the Services imply
+  azsvc render -f deploy/ --config azure.json
+
+  # Preview the changes, failing CI when there are any
+  azsvc plan -f deploy/ --detailed-exitcode`,
+		Version:           a.build.Version,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return a.setup(cmd) },
+	}
+	cmd.SetIn(a.io.In)
+	cmd.SetOut(a.io.Out)
+	cmd.SetErr(a.io.ErrOut)
+	cmd.SetVersionTemplate("azsvc version {{.Version}}\n")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+
+	f := cmd.PersistentFlags()
+	f.StringVar(&a.global.SettingsFile, "settings", "", "azsvc settings file (default: ./"+defaultConfigName+" when present; env AZSVC_SETTINGS)")
+	f.BoolVar(&a.global.NoColor, "no-color", false, "disable colour (also NO_COLOR=1)")
+	f.StringVarP(&a.global.Output, "output", "o", "", "output format; each command lists its formats")
+	f.CountVarP(&a.global.Verbose, "verbose", "v", "print where settings came from and other detail on stderr")
+	_ = cmd.RegisterFlagCompletionFunc("output", func(c *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		return outputFormats(c.Name()), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.MarkPersistentFlagFilename("settings", "yaml", "yml")
+
+	cmd.AddCommand(
+		newValidateCmd(a, nil),
+		newRenderCmd(a, nil),
+		newPlanCmd(a, nil),
+		newApplyCmd(a, nil),
+		newVersionCmd(a, nil),
+		newHelpTopic("exit-codes", "Exit codes of every azsvc command", exitCodesHelp()),
+		newHelpTopic("environment", "Environment variables azsvc reads", environmentHelp),
+	)
+	cmd.InitDefaultHelpCmd()
+	cmd.InitDefaultCompletionCmd()
+	for _, sub := range cmd.Commands() {
+		if !sub.Runnable() && sub.HasSubCommands() {
+			sub.RunE = unknownSubcommand
+		}
+	}
+	wrapArgsAsUsage(cmd)
+	return cmd
+}
+
+// unknownSubcommand makes a command group such as "completion" reject an
+// unknown subcommand; cobra would show help and exit 0.
+func unknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath())
+	}
+	return cmd.Help()
+}
+
+// wrapArgsAsUsage makes every positional-argument error a usage error
+// (exit 64), including those of cobra's own help and completion commands.
+func wrapArgsAsUsage(cmd *cobra.Command) {
+	if args := cmd.Args; args != nil {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				return &usageError{err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		wrapArgsAsUsage(sub)
+	}
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/render/diag"
+)
+
+type validateOptions struct {
+	IO    *IOStreams
+	Build buildInfo
+	// BaseDir makes SARIF paths relative; the working directory.
+	BaseDir string
+
+	Files  []string
+	Output string
+}
+
+func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) *cobra.Command {
+	opts := &validateOptions{IO: a.io, Build: a.build, BaseDir: a.dir}
+	cmd := &cobra.Command{
+		Use:   "validate -f FILE|DIR|- ...",
+		Short: "Check Service manifests for Azure annotation mistakes, offline",
+		Long: `Check the Azure settings of Kubernetes Services without any Azure access.
+
+validate reads every Service of type LoadBalancer in the given files and
+directories and reports, with file, line and column, every annotation the cloud
+provider would ignore, reject or misread: unknown keys (with a suggestion),
+values out of range, invalid CIDRs and IP addresses, and combinations that do
+not work together. Other documents and other Services are skipped and counted.
+
+Findings go to stdout in the chosen format; a one-line summary goes to stderr.
+The exit code is 4 when there is any error, 0 when there are only warnings.`,
+		Example: `  # Validate every manifest under deploy/
+  azsvc validate -f deploy/
+
+  # Validate rendered Helm output from stdin
+  helm template ./chart | azsvc validate -f -
+
+  # Upload findings to GitHub code scanning
+  azsvc validate -f deploy/ -o sarif > azsvc.sarif
+
+  # Machine-readable findings, in Terraform's validate -json shape
+  azsvc validate -f deploy/ -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFiles(opts.Files); err != nil {
+				return err
+			}
+			out, err := a.output(cmd)
+			if err != nil {
+				return err
+			}
+			opts.Output = out
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runValidate(cmd.Context(), opts)
+		},
+	}
+	addFileFlag(cmd, &opts.Files)
+	return cmd
+}
+
+func runValidate(ctx context.Context, opts *validateOptions) error {
+	in, err := loadServices(ctx, opts.Files, opts.IO.In)
+	if err != nil {
+		return err
+	}
+	report := diag.Report{
+		Diagnostics: append(in.Diagnostics, service.Validate(in.Services)...),
+		Sources:     in.Sources,
+		Checked:     len(in.Services),
+		Skipped:     make(map[string]int, len(in.Skipped)),
+	}
+	for reason, n := range in.Skipped {
+		report.Skipped[string(reason)] = n
+	}
+	if err := renderReport(opts.IO.Out, report, opts); err != nil {
+		return fmt.Errorf("write %s output: %w", opts.Output, err)
+	}
+	fmt.Fprintln(opts.IO.ErrOut, diag.Summary(report, opts.IO.ErrStyle()))
+	if errs, _ := report.Counts(); errs > 0 {
+		return withExitCode(exitInvalid, nil)
+	}
+	return nil
+}
+
+// loadServices is service.Load that gives up when ctx is cancelled: reading
+// a terminal or a stalled pipe on stdin must not outlive Ctrl-C. Load has no
+// side effects, so abandoning it is safe; the process exits right after.
+func loadServices(ctx context.Context, files []string, stdin io.Reader) (*service.Input, error) {
+	type loaded struct {
+		in  *service.Input
+		err error
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		in, err := service.Load(files, stdin)
+		done <- loaded{in, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case l := <-done:
+		return l.in, l.err
+	}
+}
+
+func renderReport(w io.Writer, r diag.Report, opts *validateOptions) error {
+	switch opts.Output {
+	case "json":
+		return diag.JSON(w, r)
+	case "sarif":
+		return diag.SARIF(w, r, diag.SARIFOptions{
+			Tool:    diag.Tool{Name: "azsvc", Version: opts.Build.Version, InformationURI: projectURL},
+			Rules:   sarifRules(),
+			BaseDir: opts.BaseDir,
+		})
+	}
+	return diag.Text(w, r, opts.IO.OutStyle())
+}
+
+// projectURL is where SARIF consumers and --help send people for more.
+const projectURL = "https://github.com/azsvc/azsvc"
+
+// sarifRules describes every diagnostic code, so code scanning shows a
+// title for each alert.
+func sarifRules() []diag.Rule {
+	rules := service.Rules()
+	out := make([]diag.Rule, len(rules))
+	for i, r := range rules {
+		out[i] = diag.Rule{ID: r.Code, Summary: r.Title, Level: r.Severity}
+	}
+	return out
+}

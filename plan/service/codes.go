@@ -1,0 +1,154 @@
+package service
+
+// Diagnostic codes are stable: never renumber or reuse one. AZSVC0xxx are
+// input errors (the manifest cannot be read as a Service), AZSVC1xxx
+// annotation and field value errors, AZSVC2xxx cross-field errors, AZSVC3xxx
+// warnings (CCM accepts the input but does something surprising). Every
+// diagnostic carries a one-line message and a hint with the fix.
+//
+//	code       severity  check                                              reference
+//	AZSVC0001  error     malformed YAML/JSON (other documents still read)    -
+//	AZSVC0002  error     field of the wrong type (port: abc)                 §9
+//	AZSVC0003  error     Service without metadata.name                       §9
+//	AZSVC0004  error     same namespace/name twice across the input          §2.1
+//	AZSVC0005  error     List item that is not an object                     -
+//	AZSVC0006  error     annotation value not a string (unquoted 10/true)    -
+//	AZSVC1001  error     unknown azure-* key, with a did-you-mean            §1.3
+//	AZSVC1002  error     unknown port_* key (param or non-numeric port)      §1.4
+//	AZSVC1003  error     per-port key for a port the Service lacks           §1.4
+//	AZSVC1010  error     integer annotation not a whole number               §1.2
+//	AZSVC1011  error     idle timeout outside 4..100                         §1.3 #10
+//	AZSVC1012  error     probe interval below 5 (global or per-port)         §1.3 #13, §1.4 #42
+//	AZSVC1013  error     num-of-probe below 2 (global or per-port)           §1.3 #14, §1.4 #43
+//	AZSVC1014  error     PLS ip address count outside 1..8                   §1.3 #32
+//	AZSVC1015  error     PLS static IP not an IPv4 address                   §1.3 #33
+//	AZSVC1020  error     invalid or unmasked CIDR (CCM adds a deny-all)      §1.3 #8, §5.2
+//	AZSVC1022  error     pinned or additional IP not an address              §1.3 #19, #22, #23
+//	AZSVC1023  error     ipv4/ipv6 annotation with the other family          §1.3 #22, #23
+//	AZSVC1024  error     health-probe_port neither a port name nor 0..65535  §1.4 #41
+//	AZSVC1025  error     non-public pinned IP on an external Service         §1.3 #22
+//	AZSVC1026  error     protocol other than TCP, UDP, SCTP                  §3
+//	AZSVC2001  error     spec.loadBalancerSourceRanges and range annotation  §1.3 #8, §1.5 #45
+//	AZSVC2002  error     SCTP on an external LB                              §3
+//	AZSVC2003  error     PLS on an external LB with floating IP              §8
+//	AZSVC2004  error     PLS on an IPv6-only Service                         §8
+//	AZSVC2005  error     probe interval x num-of-probe >= 120 (fallbacks)    §4
+//	AZSVC2006  error     more PLS static IPs than the count                  §1.3 #33
+//	AZSVC2007  error     nodePort needed, allocateLoadBalancerNodePorts off  §3, §4, §9
+//	AZSVC3001  warning   azure-shared-securityrule has no effect             §1.5
+//	AZSVC3002  warning   internal "True": public LB, internal NSG logic      §1.2
+//	AZSVC3003  warning   appProtocol http/https switches the probe           §4
+//	AZSVC3004  warning   PLS proxy protocol with ETP Local                   §8
+//	AZSVC3005  warning   PLS subnet unset or = internal subnet, ETP Local    §8
+//	AZSVC3006  warning   azure-load-balancer-mode ignored on standard        §1.3 #3
+//	AZSVC3007  warning   boolean neither true nor false (read as false)      §1.2
+//	AZSVC3008  warning   tag pair silently dropped                           §1.3 #6, #16
+//	AZSVC3009  warning   unknown probe protocol falls back to Tcp            §1.3 #12
+//	AZSVC3010  warning   internal-only annotation on an external Service     §1.3 #2, #11
+//	AZSVC3011  warning   service tags with spec.loadBalancerSourceRanges     §1.3 #7
+//	AZSVC3012  warning   deny-all without any source range                   §1.3 #9
+const (
+	CodeMalformed        = "AZSVC0001"
+	CodeWrongType        = "AZSVC0002"
+	CodeNoName           = "AZSVC0003"
+	CodeDuplicateService = "AZSVC0004"
+	CodeNotObject        = "AZSVC0005"
+	CodeNonStringValue   = "AZSVC0006"
+
+	CodeUnknownAnnotation  = "AZSVC1001"
+	CodeUnknownPortKey     = "AZSVC1002"
+	CodePortNotInService   = "AZSVC1003"
+	CodeNotInteger         = "AZSVC1010"
+	CodeIdleTimeoutRange   = "AZSVC1011"
+	CodeProbeIntervalMin   = "AZSVC1012"
+	CodeProbeNumMin        = "AZSVC1013"
+	CodePLSCountRange      = "AZSVC1014"
+	CodePLSStaticIP        = "AZSVC1015"
+	CodeInvalidCIDR        = "AZSVC1020"
+	CodeInvalidIP          = "AZSVC1022"
+	CodeIPFamilyMismatch   = "AZSVC1023"
+	CodeProbePort          = "AZSVC1024"
+	CodeNonPublicIP        = "AZSVC1025"
+	CodeProtocol           = "AZSVC1026"
+	CodeBothSourceRanges   = "AZSVC2001"
+	CodeSCTPExternal       = "AZSVC2002"
+	CodePLSExternalFIP     = "AZSVC2003"
+	CodePLSIPv6Only        = "AZSVC2004"
+	CodeProbeTotal         = "AZSVC2005"
+	CodePLSTooManyIPs      = "AZSVC2006"
+	CodeNodePortsNeeded    = "AZSVC2007"
+	CodeRemovedAnnotation  = "AZSVC3001"
+	CodeInternalNotExact   = "AZSVC3002"
+	CodeAppProtocolProbe   = "AZSVC3003"
+	CodePLSProxyETPLocal   = "AZSVC3004"
+	CodePLSSubnetETPLocal  = "AZSVC3005"
+	CodeModeIgnored        = "AZSVC3006"
+	CodeNotBoolean         = "AZSVC3007"
+	CodeTagPairDropped     = "AZSVC3008"
+	CodeProbeProtocolValue = "AZSVC3009"
+	CodeIgnoredNotInternal = "AZSVC3010"
+	CodeServiceTagsRanges  = "AZSVC3011"
+	CodeDenyAllNoRanges    = "AZSVC3012"
+)
+
+// Rule describes a diagnostic code.
+type Rule struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Title    string   `json:"title"`
+}
+
+// Rules lists every diagnostic code, sorted by code.
+func Rules() []Rule {
+	e, w := SeverityError, SeverityWarning
+	return []Rule{
+		{CodeMalformed, e, "malformed YAML or JSON"},
+		{CodeWrongType, e, "field has the wrong type"},
+		{CodeNoName, e, "Service has no metadata.name"},
+		{CodeDuplicateService, e, "duplicate Service namespace/name"},
+		{CodeNotObject, e, "List item is not a Kubernetes object"},
+		{CodeNonStringValue, e, "annotation value is not a string"},
+		{CodeUnknownAnnotation, e, "unknown Azure annotation"},
+		{CodeUnknownPortKey, e, "unknown per-port annotation"},
+		{CodePortNotInService, e, "per-port annotation names a port the Service does not have"},
+		{CodeNotInteger, e, "annotation value is not a whole number"},
+		{CodeIdleTimeoutRange, e, "idle timeout out of 4..100"},
+		{CodeProbeIntervalMin, e, "probe interval below 5"},
+		{CodeProbeNumMin, e, "probe num-of-probe below 2"},
+		{CodePLSCountRange, e, "PLS ip address count out of 1..8"},
+		{CodePLSStaticIP, e, "PLS static IP is not an IPv4 address"},
+		{CodeInvalidCIDR, e, "invalid or unmasked CIDR (CCM adds a deny-all rule)"},
+		{CodeInvalidIP, e, "invalid IP address"},
+		{CodeIPFamilyMismatch, e, "IP address of the wrong family"},
+		{CodeProbePort, e, "invalid health-probe_port"},
+		{CodeNonPublicIP, e, "pinned public IP is not a public address"},
+		{CodeProtocol, e, "protocol not supported by Azure load balancers"},
+		{CodeBothSourceRanges, e, "both loadBalancerSourceRanges and allowed-ip-ranges set"},
+		{CodeSCTPExternal, e, "SCTP on an external load balancer"},
+		{CodePLSExternalFIP, e, "Private Link Service on an external LB with floating IP"},
+		{CodePLSIPv6Only, e, "Private Link Service on an IPv6-only Service"},
+		{CodeProbeTotal, e, "probe interval x num-of-probe >= 120"},
+		{CodePLSTooManyIPs, e, "more PLS static IPs than the ip address count"},
+		{CodeNodePortsNeeded, e, "nodePort needed but allocateLoadBalancerNodePorts is false"},
+		{CodeRemovedAnnotation, w, "annotation has no effect"},
+		{CodeInternalNotExact, w, "internal annotation is not exactly \"true\""},
+		{CodeAppProtocolProbe, w, "appProtocol switches the health probe protocol"},
+		{CodePLSProxyETPLocal, w, "PLS proxy protocol with externalTrafficPolicy Local"},
+		{CodePLSSubnetETPLocal, w, "PLS subnet may be the pod subnet with externalTrafficPolicy Local"},
+		{CodeModeIgnored, w, "azure-load-balancer-mode is ignored on a standard SKU"},
+		{CodeNotBoolean, w, "boolean annotation is neither true nor false"},
+		{CodeTagPairDropped, w, "tag pair silently dropped"},
+		{CodeProbeProtocolValue, w, "unknown probe protocol falls back to Tcp"},
+		{CodeIgnoredNotInternal, w, "annotation ignored on an external Service"},
+		{CodeServiceTagsRanges, w, "service tags with source ranges"},
+		{CodeDenyAllNoRanges, w, "deny-all without source ranges has no effect"},
+	}
+}
+
+// severityOf returns a code's severity (error for an unknown code).
+func severityOf(code string) Severity {
+	if code >= "AZSVC3000" {
+		return SeverityWarning
+	}
+	return SeverityError
+}

@@ -1,0 +1,343 @@
+package service
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// chunk is one YAML document of a file; line is the 0-based line of the
+// file where it starts, offset its first byte.
+type chunk struct {
+	line   int
+	offset int
+	data   []byte
+}
+
+// splitDocuments cuts a multi-document stream at "---" lines, so that a
+// malformed document does not hide the ones after it. The separator line
+// stays at the start of its document. A JSON file is one document.
+func splitDocuments(data []byte, isJSON bool) []chunk {
+	if isJSON {
+		return []chunk{{0, 0, data}}
+	}
+	var out []chunk
+	start, startLine, line := 0, 0, 0
+	for i := 0; i < len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		if i > start && isSeparator(data[i:next]) {
+			out = append(out, chunk{startLine, start, data[start:i]})
+			start, startLine = i, line
+		}
+		i = next
+		line++
+	}
+	return append(out, chunk{startLine, start, data[start:]})
+}
+
+func isSeparator(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	rest := line[3:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+// decoder turns the documents of one file into Services.
+type decoder struct {
+	direct *directDecoder
+	file   string
+	key    string // namespace/name of the Service being decoded, if known
+	res    docResult
+}
+
+// docResult is what one document yields.
+type docResult struct {
+	services []*Service
+	diags    []Diagnostic
+	skipped  []SkipReason
+}
+
+var yamlLineRe = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
+
+func (d *decoder) errorAt(c chunk, n *yaml.Node, code, msg, hint string) {
+	d.fieldErrorAt(c, n, code, "", msg, hint)
+}
+
+func (d *decoder) fieldErrorAt(c chunk, n *yaml.Node, code, field, msg, hint string) {
+	pos := Position{File: d.file, Line: c.line + 1}
+	if n != nil {
+		pos = Position{File: d.file, Line: c.line + n.Line, Column: n.Column}
+	}
+	d.res.diags = append(d.res.diags, Diagnostic{Code: code, Severity: severityOf(code), Service: d.key, Pos: pos, Field: field, Message: msg, Hint: hint})
+}
+
+// group decodes consecutive documents with one YAML stream decoder, which
+// costs far less than a parser per document; if any document is malformed
+// it starts over document by document, so that the others are still read
+// and the error is placed in its own document.
+func (d *decoder) group(file []byte, chunks []chunk) {
+	if len(chunks) == 1 {
+		d.document(chunks[0])
+		return
+	}
+	first, last := chunks[0], chunks[len(chunks)-1]
+	dec := yaml.NewDecoder(bytes.NewReader(file[first.offset : last.offset+len(last.data)]))
+	for {
+		var root yaml.Node
+		err := dec.Decode(&root)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			d.res = docResult{}
+			for _, c := range chunks {
+				d.document(c)
+			}
+			return
+		}
+		d.root(chunk{line: first.line}, &root)
+	}
+}
+
+func (d *decoder) document(c chunk) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(c.data, &root); err != nil {
+		pos := Position{File: d.file, Line: c.line + 1}
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			l, _ := strconv.Atoi(m[1])
+			pos.Line = c.line + l
+			pos.Column, _ = strconv.Atoi(m[2])
+			if pos.Column == 0 {
+				pos.Column = firstColumn(c.data, l)
+			}
+			msg = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(msg, m[0]), ":"))
+		}
+		d.res.diags = append(d.res.diags, Diagnostic{Code: CodeMalformed, Severity: SeverityError, Pos: pos,
+			Message: "malformed YAML: " + msg, Hint: "fix the syntax; other documents in the file are still read"})
+		return
+	}
+	d.root(c, &root)
+}
+
+// root handles one parsed document.
+func (d *decoder) root(c chunk, root *yaml.Node) {
+	if len(root.Content) == 0 {
+		return // empty document or only comments
+	}
+	obj := root.Content[0]
+	if obj.Kind == yaml.ScalarNode && obj.Tag == "!!null" {
+		return
+	}
+	if obj.Kind != yaml.MappingNode {
+		// Not a manifest at all, e.g. a golden JSON array next to the
+		// examples: skipped, as kubectl-style tools skip unrelated files.
+		d.res.skipped = append(d.res.skipped, SkipNotObject)
+		return
+	}
+	d.object(c, obj)
+}
+
+// object handles one Kubernetes object (a mapping) or List item.
+func (d *decoder) object(c chunk, obj *yaml.Node) {
+	if obj.Kind != yaml.MappingNode {
+		d.errorAt(c, obj, CodeNotObject, "List item is not a Kubernetes object (expected a mapping with apiVersion and kind)", "make every item of the List a manifest")
+		return
+	}
+	kind := scalar(obj, "kind")
+	if items := lookup(obj, "items"); strings.HasSuffix(kind, "List") && items != nil {
+		if items.Kind != yaml.SequenceNode {
+			d.errorAt(c, items, CodeWrongType, "List items must be a sequence", "write items as a YAML list")
+			return
+		}
+		for _, item := range items.Content {
+			d.object(c, item)
+		}
+		return
+	}
+	if kind != "Service" || scalar(obj, "apiVersion") != "v1" {
+		d.res.skipped = append(d.res.skipped, SkipNotService)
+		return
+	}
+	d.service(c, obj)
+}
+
+func (d *decoder) service(c chunk, obj *yaml.Node) {
+	d.key = objectKey(obj)
+	defer func() { d.key = "" }()
+	s := &Service{
+		Service: &corev1.Service{},
+		Source:  Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column},
+		lazy:    &lazyPositions{root: obj, file: d.file, lineOffset: c.line},
+	}
+	if d.nonStringAnnotations(c, obj) {
+		return
+	}
+	if d.direct == nil {
+		d.direct = newDirectDecoder()
+	}
+	d.direct.nodes = 0
+	if err := d.direct.decode(obj, reflect.ValueOf(s.Service).Elem()); err != nil {
+		d.decodeError(c, obj, err)
+		return
+	}
+	if s.Name == "" {
+		d.errorAt(c, obj, CodeNoName, "Service has no metadata.name", "add metadata.name; CCM names tags and rules after namespace/name")
+		return
+	}
+	switch {
+	case s.Spec.Type != corev1.ServiceTypeLoadBalancer:
+		d.res.skipped = append(d.res.skipped, SkipNotLoadBalancer)
+	case s.Spec.LoadBalancerClass != nil:
+		d.res.skipped = append(d.res.skipped, SkipLoadBalancerClass)
+	default:
+		d.res.services = append(d.res.services, s)
+	}
+}
+
+// objectKey is namespace/name from the YAML tree, or "" without a name.
+func objectKey(obj *yaml.Node) string {
+	meta := lookup(obj, "metadata")
+	name := scalar(meta, "name")
+	if name == "" {
+		return ""
+	}
+	ns := scalar(meta, "namespace")
+	if ns == "" {
+		ns = "default"
+	}
+	return ns + "/" + name
+}
+
+// nonStringAnnotations reports annotation values that are not YAML strings
+// (an unquoted 10 or true): the API server rejects them, so the Service is
+// not read further.
+func (d *decoder) nonStringAnnotations(c chunk, obj *yaml.Node) bool {
+	ann := lookup(lookup(obj, "metadata"), "annotations")
+	if ann == nil || ann.Kind != yaml.MappingNode {
+		return false
+	}
+	bad := false
+	for i := 0; i+1 < len(ann.Content); i += 2 {
+		if ann.Content[i].Tag == "!!merge" {
+			continue // merged values are type-checked by the decoder
+		}
+		v := ann.Content[i+1]
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+			continue
+		}
+		bad = true
+		d.fieldErrorAt(c, v, CodeNonStringValue, AnnotationPath(ann.Content[i].Value),
+			fmt.Sprintf("annotation %s: value must be a string, got %s", ann.Content[i].Value, yamlKind(v)),
+			fmt.Sprintf("quote the value: %q", v.Value))
+	}
+	return bad
+}
+
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return strings.TrimPrefix(n.Tag, "!!")
+}
+
+// decodeError turns a decode failure into a diagnostic at the offending
+// node.
+func (d *decoder) decodeError(c chunk, obj *yaml.Node, err error) {
+	var te *nodeTypeError
+	if !errors.As(err, &te) {
+		d.errorAt(c, obj, CodeWrongType, "cannot decode Service: "+err.Error(), "")
+		return
+	}
+	field := pathTo(obj, te.node, "")
+	got := te.got
+	if te.node.Kind == yaml.ScalarNode {
+		got += fmt.Sprintf(" %q", te.node.Value)
+	}
+	d.fieldErrorAt(c, te.node, CodeWrongType, field, fmt.Sprintf("%s: expected %s, got %s", field, te.want, got), typeHint(te.want))
+}
+
+// pathTo is the field path of target inside n (see Service.positions).
+func pathTo(n, target *yaml.Node, at string) string {
+	if n == target {
+		return at
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		quoted := at == "metadata.annotations" || at == "metadata.labels" || at == "spec.selector"
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			child := join(at, n.Content[i].Value)
+			if quoted {
+				child = at + "[" + strconv.Quote(n.Content[i].Value) + "]"
+			}
+			if p := pathTo(n.Content[i+1], target, child); p != "" {
+				return p
+			}
+		}
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			if p := pathTo(item, target, at+"["+strconv.Itoa(i)+"]"); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// typeHint says how to write a value of type t.
+func typeHint(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "quote the value"
+	case reflect.Bool:
+		return "write true or false, without quotes"
+	case reflect.Slice:
+		return "write a YAML list"
+	case reflect.Struct, reflect.Map:
+		return "write a mapping of fields"
+	}
+	return "write a whole number, without quotes"
+}
+
+// firstColumn is the 1-based column of the first non-blank character of a
+// 1-based line of data, or 0.
+func firstColumn(data []byte, line int) int {
+	for i := 1; i < line; i++ {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return 0
+		}
+		data = data[nl+1:]
+	}
+	for i, b := range data {
+		switch b {
+		case ' ', '\t':
+			continue
+		case '\n', '\r':
+			return 0
+		}
+		return i + 1
+	}
+	return 0
+}

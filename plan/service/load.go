@@ -1,0 +1,242 @@
+package service
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// StdinName is the file name of input read from "-".
+const StdinName = "<stdin>"
+
+// SkipReason says why a document was not taken as an Azure load-balanced
+// Service.
+type SkipReason string
+
+const (
+	SkipNotObject         SkipReason = "not a Kubernetes object"
+	SkipNotService        SkipReason = "not a Service"
+	SkipNotLoadBalancer   SkipReason = "not type LoadBalancer"
+	SkipLoadBalancerClass SkipReason = "spec.loadBalancerClass set (not handled by CCM)"
+)
+
+// Input is the result of reading manifests.
+type Input struct {
+	// Services are the LoadBalancer Services CCM would reconcile, in input
+	// order.
+	Services []*Service
+	// Skipped counts documents that are not such Services, per reason.
+	Skipped map[SkipReason]int
+	// Diagnostics are input problems (malformed YAML, wrong field types,
+	// missing names, duplicates), sorted like Validate's.
+	Diagnostics []Diagnostic
+	// Files are the files read, in order; Sources holds each file's bytes
+	// so renderers can quote the offending line.
+	Files   []string
+	Sources map[string][]byte
+
+	read map[string]bool // cleaned paths already read
+}
+
+func newInput() *Input {
+	return &Input{Skipped: map[SkipReason]int{}, Sources: map[string][]byte{}, read: map[string]bool{}}
+}
+
+// Load reads Service manifests from files, directories (recursively, files
+// ending .yaml, .yml or .json, in sorted order) and "-" (stdin, named
+// "<stdin>"). Problems inside the input become Diagnostics; only an
+// unreadable path is an error.
+func Load(paths []string, stdin io.Reader) (*Input, error) {
+	in := newInput()
+	for _, p := range paths {
+		if err := in.loadPath(p, stdin); err != nil {
+			return nil, err
+		}
+	}
+	in.finish()
+	return in, nil
+}
+
+// Decode reads one file's bytes as Load does.
+func Decode(name string, data []byte) *Input {
+	in := newInput()
+	in.add(name, data)
+	in.finish()
+	return in
+}
+
+func (in *Input) loadPath(p string, stdin io.Reader) error {
+	if p == "-" {
+		if _, done := in.Sources[StdinName]; done {
+			return nil
+		}
+		if stdin == nil {
+			return fmt.Errorf("read %s: no standard input", StdinName)
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", StdinName, err)
+		}
+		in.add(StdinName, data)
+		return nil
+	}
+	files, err := expand(p)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if in.read[filepath.Clean(f)] {
+			continue // named twice, e.g. a file and its directory
+		}
+		in.read[filepath.Clean(f)] = true
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("read manifest: %w", err)
+		}
+		in.add(f, data)
+	}
+	return nil
+}
+
+// expand lists the manifest files under p: p itself if it is a file, else
+// every *.yaml, *.yml and *.json below it, sorted.
+func expand(p string) ([]string, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && isManifestName(path) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read manifest directory: %w", err)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func isManifestName(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func (in *Input) add(name string, data []byte) {
+	in.Files = append(in.Files, name)
+	in.Sources[name] = data
+	isJSON := strings.EqualFold(filepath.Ext(name), ".json")
+	for _, r := range decodeAll(name, data, splitDocuments(data, isJSON)) {
+		in.Services = append(in.Services, r.services...)
+		in.Diagnostics = append(in.Diagnostics, r.diags...)
+		for _, reason := range r.skipped {
+			in.Skipped[reason]++
+		}
+	}
+}
+
+// decodeAll decodes documents in groups on every CPU; results keep
+// document order.
+func decodeAll(file string, data []byte, chunks []chunk) []docResult {
+	workers := runtime.GOMAXPROCS(0)
+	size := max(1, min(64, len(chunks)/(4*workers)))
+	var groups [][]chunk
+	for i := 0; i < len(chunks); i += size {
+		groups = append(groups, chunks[i:min(i+size, len(chunks))])
+	}
+	results := make([]docResult, len(groups))
+	decodeGroup := func(i int) {
+		d := decoder{file: file}
+		d.group(data, groups[i])
+		results[i] = d.res
+	}
+	if workers = min(workers, len(groups)); workers <= 1 {
+		for i := range groups {
+			decodeGroup(i)
+		}
+		return results
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(groups); i = int(next.Add(1) - 1) {
+				decodeGroup(i)
+			}
+		})
+	}
+	wg.Wait()
+	return results
+}
+
+// finish reports duplicate Services and sorts the diagnostics.
+func (in *Input) finish() {
+	first := map[string]*Service{}
+	kept := in.Services[:0]
+	for _, s := range in.Services {
+		if prev, dup := first[s.Key()]; dup {
+			in.Diagnostics = append(in.Diagnostics, s.diag(CodeDuplicateService, "metadata.name",
+				fmt.Sprintf("Service %s is defined twice; the first definition is at %s", s.Key(), prev.Source),
+				"rename one of them or remove the duplicate; the second definition is ignored"))
+			continue
+		}
+		first[s.Key()] = s
+		kept = append(kept, s)
+	}
+	in.Services = kept
+	SortDiagnostics(in.Diagnostics)
+}
+
+// Validate returns the input's own diagnostics together with Validate's
+// findings on its Services, sorted.
+func (in *Input) Validate() []Diagnostic {
+	ds := append(slices.Clone(in.Diagnostics), Validate(in.Services)...)
+	SortDiagnostics(ds)
+	return ds
+}
+
+// SortDiagnostics orders diagnostics by file, line, column and code, then
+// Service, field and message so that the order never depends on map order.
+func SortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Column != b.Pos.Column {
+			return a.Pos.Column < b.Pos.Column
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		if a.Service != b.Service {
+			return a.Service < b.Service
+		}
+		if a.Field != b.Field {
+			return a.Field < b.Field
+		}
+		return a.Message < b.Message
+	})
+}

@@ -1,0 +1,36 @@
+package service
+
+// closest returns the candidate nearest to s by edit distance, if it is
+// near enough to be a plausible typo (at most a third of its length, and at
+// least 2, edits away).
+func closest(s string, candidates []string) (string, bool) {
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	limit := max(2, len(best)/3)
+	return best, bestDist >= 0 && bestDist <= limit
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

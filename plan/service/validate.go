@@ -1,0 +1,69 @@
+package service
+
+import (
+	"sort"
+	"strings"
+)
+
+// Validate checks Services offline against CCM's rules (ccm-semantics §1,
+// §3–§5, §8, §9) and returns diagnostics sorted by file, line, column and
+// code. The codes are listed by Rules.
+func Validate(svcs []*Service) []Diagnostic {
+	reg := NewRegistry()
+	var out []Diagnostic
+	for _, s := range svcs {
+		c := &checker{s: s, reg: reg}
+		c.run()
+		out = append(out, c.out...)
+	}
+	SortDiagnostics(out)
+	return out
+}
+
+// checker collects the diagnostics of one Service.
+type checker struct {
+	s   *Service
+	reg *Registry
+	out []Diagnostic
+}
+
+func (c *checker) add(d Diagnostic) { c.out = append(c.out, d) }
+
+func (c *checker) run() {
+	keys := make([]string, 0, len(c.s.Annotations))
+	for k := range c.s.Annotations {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		c.key(k)
+	}
+	c.integers()
+	c.probeTiming()
+	c.pls()
+	c.ranges()
+	c.addresses()
+	c.ports()
+	c.crossField()
+	c.warnings()
+}
+
+// has reports a present annotation.
+func (c *checker) has(key string) bool {
+	_, ok := c.s.Annotations[key]
+	return ok
+}
+
+// hasPort reports whether the Service has a port with that number.
+func (c *checker) hasPort(port int32) bool {
+	for _, p := range c.s.Spec.Ports {
+		if p.Port == port {
+			return true
+		}
+	}
+	return false
+}
+
+func isAzureKey(key string) bool {
+	return strings.HasPrefix(strings.ToLower(key), Prefix+"azure-")
+}

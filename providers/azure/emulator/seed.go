@@ -1,0 +1,149 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Seed adds resources in GET shape, e.g. the output of `az network lb show
+// -o json`. Each argument is one body, a JSON array of bodies, an ARM list
+// ({"value":[…]}) or a state file. Seeded bodies are stored as given (their
+// references are not validated: real Azure already accepted them); missing
+// resource groups are created.
+func (e *Emulator) Seed(bodies ...[]byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, data := range bodies {
+		items, err := splitBodies(data)
+		if err != nil {
+			return fmt.Errorf("seed document %d: %w", i, err)
+		}
+		for j, b := range items {
+			if err := e.seedOne(b); err != nil {
+				return fmt.Errorf("seed document %d, resource %d: %w", i, j, err)
+			}
+		}
+	}
+	return e.saveLocked()
+}
+
+func (e *Emulator) seedOne(body obj) error {
+	id := getStr(body, "id")
+	if id == "" {
+		return errors.New("resource has no id")
+	}
+	a, ok := parseAddress(id)
+	if !ok || a.rg == "" {
+		return fmt.Errorf("id %q is not a resource group or resource ID", id)
+	}
+	if a.namespace == "" {
+		e.putRG(a, getStr(body, "location"), body)
+		return nil
+	}
+	k := e.kinds[strings.ToLower(a.armType())]
+	if k == nil || len(a.segs)%2 != 0 {
+		return fmt.Errorf("resource %s: type %s is not supported by the emulator", id, a.armType())
+	}
+	if t := getStr(body, "type"); t != "" && !strings.EqualFold(t, k.armType) {
+		return fmt.Errorf("resource %s: type %q does not match its id", id, t)
+	}
+	if e.store.get(key(a.rgID())) == nil {
+		e.putRG(a, getStr(body, "location"), nil)
+	}
+	body["type"], body["name"] = k.armType, a.name()
+	if getStr(body, "etag") == "" {
+		body["etag"] = k.etag(&tx{etag: weakETag()})
+	}
+	e.store.put(key(id), newEntry(k.armType, body))
+	return nil
+}
+
+func (e *Emulator) putRG(a *address, location string, body obj) {
+	if location == "" || location == "global" {
+		location = "eastus"
+	}
+	if body == nil {
+		body = obj{"location": location}
+	}
+	body["id"], body["name"], body["type"] = a.rgID(), a.rg, typeRG
+	if getObj(body, "properties") == nil {
+		body["properties"] = obj{"provisioningState": "Succeeded"}
+	}
+	e.store.put(key(a.rgID()), newEntry(typeRG, body))
+}
+
+// EnsureBaseline creates what the cluster configuration says exists when it
+// is missing: the resource group, the NSG, and the VNet with its subnets
+// (name → CIDR), each subnet associated with the NSG as on an AKS cluster.
+// Existing resources are left as they are, apart from adding missing subnets.
+func (e *Emulator) EnsureBaseline(sub, rg, location, vnet, vnetCIDR string, subnets map[string]string, nsg string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rgAddr := &address{sub: sub, rg: rg}
+	if e.store.get(key(rgAddr.rgID())) == nil {
+		e.putRG(rgAddr, location, nil)
+	}
+	base := rgAddr.rgID() + "/providers/Microsoft.Network/"
+	nsgID := ""
+	if nsg != "" {
+		nsgID = base + "networkSecurityGroups/" + nsg
+		if e.store.get(key(nsgID)) == nil {
+			if err := e.writeInternal(nsgID, obj{"location": location}); err != nil {
+				return fmt.Errorf("ensure baseline NSG %s: %w", nsg, err)
+			}
+		}
+	}
+	if vnet == "" {
+		return e.saveLocked()
+	}
+	vnetID := base + "virtualNetworks/" + vnet
+	body := obj{"location": location, "properties": obj{"addressSpace": obj{"addressPrefixes": []any{vnetCIDR}}}}
+	if cur := e.store.get(key(vnetID)); cur != nil {
+		body = copyObj(cur.body)
+	}
+	p := props(body)
+	items := getObjs(p, "subnets")
+	names := make([]string, 0, len(subnets))
+	for n := range subnets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if findChild(body, "subnets", n) != nil {
+			continue
+		}
+		sp := obj{"addressPrefix": subnets[n]}
+		if nsgID != "" {
+			sp["networkSecurityGroup"] = ref(nsgID)
+		}
+		items = append(items, obj{"name": n, "properties": sp})
+	}
+	setObjs(p, "subnets", items)
+	if err := e.writeInternal(vnetID, body); err != nil {
+		return fmt.Errorf("ensure baseline virtual network %s: %w", vnet, err)
+	}
+	return nil
+}
+
+// writeInternal validates and stores a body as a PUT would.
+func (e *Emulator) writeInternal(id string, body obj) error {
+	a, ok := parseAddress(id)
+	if !ok {
+		return fmt.Errorf("invalid resource id %q", id)
+	}
+	k := e.kinds[strings.ToLower(a.armType())]
+	if k == nil || len(a.segs)%2 != 0 {
+		return fmt.Errorf("resource %s: type %s is not supported by the emulator", id, a.armType())
+	}
+	var old obj
+	if cur := e.store.get(key(id)); cur != nil {
+		old = cur.body
+	}
+	c := &writeCtx{e: e, t: e.store.begin(), k: k, a: a, id: a.id(), old: old, body: body}
+	if err := e.write(c); err != nil {
+		return err
+	}
+	return nil
+}

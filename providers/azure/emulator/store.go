@@ -1,0 +1,160 @@
+package emulator
+
+import (
+	"sort"
+	"strings"
+)
+
+// entry is one separately addressable resource, stored in GET shape.
+type entry struct {
+	armType string
+	body    obj
+	raw     []byte // body as JSON, cached at commit so a save is a concatenation
+}
+
+func newEntry(armType string, body obj) *entry {
+	raw, _ := encodeJSON(nil, body)
+	return &entry{armType: armType, body: body, raw: raw}
+}
+
+func (e *entry) id() string { return getStr(e.body, "id") }
+
+// store holds every resource by lower-cased ID plus the indexes that make
+// integrity checks O(1): inbound references, IP claims per subnet, public
+// addresses, PLS aliases and separately stored children (DNS links and records).
+type store struct {
+	entries  map[string]*entry
+	facts    map[string]facts
+	inbound  map[string]map[string][]edge // target top key → source top key → edges
+	ips      map[string]map[string]string // subnet key → ip → owner key
+	public   map[string]string            // public address → owner key
+	aliases  map[string]string            // lower alias → PLS key
+	children map[string]map[string]bool   // parent key → child keys
+	byType   map[string]map[string]bool   // lower ARM type → keys
+}
+
+func newStore() *store {
+	return &store{
+		entries: map[string]*entry{}, facts: map[string]facts{},
+		inbound: map[string]map[string][]edge{}, ips: map[string]map[string]string{},
+		public: map[string]string{}, aliases: map[string]string{},
+		children: map[string]map[string]bool{}, byType: map[string]map[string]bool{},
+	}
+}
+
+func (s *store) get(k string) *entry { return s.entries[k] }
+
+func (s *store) put(k string, e *entry) {
+	s.remove(k)
+	s.entries[k] = e
+	addSet(s.byType, strings.ToLower(e.armType), k)
+	if p := parentKey(e.armType, k); p != "" {
+		addSet(s.children, p, k)
+	}
+	f := factsOf(e.armType, e.body)
+	s.facts[k] = f
+	for _, ed := range f.edges {
+		t := topKey(ed.target)
+		if s.inbound[t] == nil {
+			s.inbound[t] = map[string][]edge{}
+		}
+		s.inbound[t][k] = append(s.inbound[t][k], ed)
+	}
+	for _, c := range f.ips {
+		if s.ips[c.subnet] == nil {
+			s.ips[c.subnet] = map[string]string{}
+		}
+		s.ips[c.subnet][c.ip] = k
+	}
+	if f.publicIP != "" {
+		s.public[f.publicIP] = k
+	}
+	if f.alias != "" {
+		s.aliases[strings.ToLower(f.alias)] = k
+	}
+}
+
+func (s *store) remove(k string) {
+	old, ok := s.entries[k]
+	if !ok {
+		return
+	}
+	delete(s.entries, k)
+	delete(s.byType[strings.ToLower(old.armType)], k)
+	if p := parentKey(old.armType, k); p != "" {
+		delete(s.children[p], k)
+	}
+	f := s.facts[k]
+	delete(s.facts, k)
+	for _, ed := range f.edges {
+		delete(s.inbound[topKey(ed.target)], k)
+	}
+	for _, c := range f.ips {
+		if s.ips[c.subnet][c.ip] == k {
+			delete(s.ips[c.subnet], c.ip)
+		}
+	}
+	if f.publicIP != "" && s.public[f.publicIP] == k {
+		delete(s.public, f.publicIP)
+	}
+	if f.alias != "" {
+		delete(s.aliases, strings.ToLower(f.alias))
+	}
+}
+
+// inboundFrom lists references into the resource with key target from other
+// resources, sorted for deterministic error messages.
+func (s *store) inboundFrom(target string) []edge {
+	var out []edge
+	for src, eds := range s.inbound[target] {
+		if src != target {
+			out = append(out, eds...)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].source < out[j].source })
+	return out
+}
+
+// keysOfType returns the sorted keys of one ARM type under an ID prefix.
+func (s *store) keysOfType(armType, prefix string) []string {
+	var out []string
+	prefix = strings.ToLower(prefix)
+	for k := range s.byType[strings.ToLower(armType)] {
+		if strings.HasPrefix(k, prefix) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// all returns every entry sorted by key (resource groups first, then by ID).
+func (s *store) all() []*entry {
+	keys := make([]string, 0, len(s.entries))
+	for k := range s.entries {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*entry, len(keys))
+	for i, k := range keys {
+		out[i] = s.entries[k]
+	}
+	return out
+}
+
+func addSet(m map[string]map[string]bool, k, v string) {
+	if m[k] == nil {
+		m[k] = map[string]bool{}
+	}
+	m[k][v] = true
+}
+
+// parentKey returns the key of the zone that owns a separately stored DNS child.
+func parentKey(armType, k string) string {
+	if !strings.HasPrefix(strings.ToLower(armType), "microsoft.network/privatednszones/") {
+		return ""
+	}
+	i := strings.LastIndex(k, "/")
+	j := strings.LastIndex(k[:i], "/")
+	return k[:j]
+}
