@@ -22,9 +22,9 @@ type app struct {
 // globalOptions are the root command's persistent flags.
 type globalOptions struct {
 	SettingsFile string
-	NoColor    bool
-	Output     string
-	Verbose    int
+	NoColor      bool
+	Output       string
+	Verbose      int
 }
 
 // run executes one command line and returns the process exit code. It is
