@@ -50,6 +50,7 @@ applies it one write at a time.`,
 		newPlanCmd(a, nil),
 		newApplyCmd(a, nil),
 		newVersionCmd(a, nil),
+		newEmulatorCmd(a),
 		newHelpTopic("exit-codes", "Exit codes of every azsvc command", exitCodesHelp()),
 		newHelpTopic("environment", "Environment variables azsvc reads", environmentHelp),
 	)
