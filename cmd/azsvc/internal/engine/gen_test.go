@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// genService is one generated Service, rendered to YAML so every input goes
+// through the real decoder.
+type genService struct {
+	ns, name, uid string
+	internal      bool
+	dual          bool // public only: the emulator's node subnet has no IPv6 range
+	ports         []genPort
+	local         bool
+	healthPort    int
+	ranges        []string
+	denyAll       bool // only with ranges
+	idle          int  // 0: annotation unset
+	pls           bool // internal only
+}
+
+type genPort struct {
+	proto          string
+	port, nodePort int
+}
+
+// generator draws Services from a seeded source. Node ports are never
+// reused, as the API server would not allow two Services the same one.
+type generator struct {
+	rng      *rand.Rand
+	next     int // Service counter for names
+	nodePort int
+}
+
+func newGenerator(seed uint64) *generator {
+	return &generator{rng: rand.New(rand.NewPCG(seed, 0xa25c)), nodePort: 30000}
+}
+
+func (g *generator) chance(p float64) bool { return g.rng.Float64() < p }
+
+func (g *generator) uid() string {
+	r := g.rng
+	return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xfff, r.Uint32()&0xfff, r.Uint64()&0xffffffffffff)
+}
+
+func (g *generator) allocNodePort() int { g.nodePort++; return g.nodePort }
+
+func (g *generator) service() *genService {
+	g.next++
+	s := &genService{ns: fmt.Sprintf("ns-%d", g.next%3), name: fmt.Sprintf("svc-%d", g.next), uid: g.uid()}
+	s.internal = g.chance(0.4)
+	s.ports = g.ports()
+	if g.chance(0.25) {
+		s.local, s.healthPort = true, g.allocNodePort()
+	}
+	if g.chance(0.3) {
+		g.setRanges(s)
+	}
+	if g.chance(0.3) {
+		s.idle = 4 + g.rng.IntN(27)
+	}
+	s.dual = !s.internal && g.chance(0.15)
+	s.pls = s.internal && g.chance(0.3)
+	return s
+}
+
+func (g *generator) ports() []genPort {
+	choices := []genPort{{"TCP", 80, 0}, {"TCP", 443, 0}, {"UDP", 53, 0}, {"TCP", 8080, 0}, {"UDP", 5000, 0}}
+	g.rng.Shuffle(len(choices), func(i, j int) { choices[i], choices[j] = choices[j], choices[i] })
+	out := choices[:1+g.rng.IntN(2)]
+	for i := range out {
+		out[i].nodePort = g.allocNodePort()
+	}
+	return append([]genPort(nil), out...)
+}
+
+func (g *generator) setRanges(s *genService) {
+	all := []string{"10.10.0.0/16", "192.168.4.0/24", "203.0.113.0/24", "198.51.100.7/32"}
+	g.rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	s.ranges = append([]string(nil), all[:1+g.rng.IntN(2)]...)
+	s.denyAll = g.chance(0.5)
+}
+
+// yaml renders the Service as a manifest document.
+func (s *genService) yaml() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "apiVersion: v1\nkind: Service\nmetadata:\n  name: %s\n  namespace: %s\n  uid: %s\n  annotations:\n", s.name, s.ns, s.uid)
+	ann := func(k, v string) { fmt.Fprintf(&b, "    service.beta.kubernetes.io/%s: %q\n", k, v) }
+	b.WriteString("    example.com/generated: \"true\"\n")
+	if s.internal {
+		ann("azure-load-balancer-internal", "true")
+	}
+	if s.idle > 0 {
+		ann("azure-load-balancer-tcp-idle-timeout", fmt.Sprint(s.idle))
+	}
+	if s.denyAll {
+		ann("azure-deny-all-except-load-balancer-source-ranges", "true")
+	}
+	if s.pls {
+		ann("azure-pls-create", "true")
+		ann("azure-pls-ip-configuration-subnet", plsSubnet)
+	}
+	b.WriteString("spec:\n  type: LoadBalancer\n  selector:\n    app: " + s.name + "\n")
+	if s.dual {
+		b.WriteString("  ipFamilyPolicy: RequireDualStack\n  ipFamilies: [IPv4, IPv6]\n")
+	}
+	if s.local {
+		fmt.Fprintf(&b, "  externalTrafficPolicy: Local\n  healthCheckNodePort: %d\n", s.healthPort)
+	}
+	if len(s.ranges) > 0 {
+		fmt.Fprintf(&b, "  loadBalancerSourceRanges: [%s]\n", strings.Join(s.ranges, ", "))
+	}
+	b.WriteString("  ports:\n")
+	for _, p := range s.ports {
+		fmt.Fprintf(&b, "    - name: %s-%d\n      protocol: %s\n      port: %d\n      targetPort: %d\n      nodePort: %d\n",
+			strings.ToLower(p.proto), p.port, p.proto, p.port, p.port, p.nodePort)
+	}
+	return b.String()
+}
+
+func manifests(svcs []*genService) []byte {
+	docs := make([]string, len(svcs))
+	for i, s := range svcs {
+		docs[i] = s.yaml()
+	}
+	return []byte(strings.Join(docs, "---\n"))
+}
