@@ -10,6 +10,11 @@ import (
 // ordered plan. It is pure: neither state is modified, and the same inputs
 // give the same plan.
 //
+// Desired values that only the observed state can supply are resolved
+// first: a public IP pinned by address (PublicIPByAddress, diff_pip.go) and
+// the node IPs of a backend pool (BackendNodeIPs, nsg_nodes.go). A Service
+// whose pinned address is not found is left out, as CCM fails it.
+//
 // Ownership follows ccm-semantics §2.4 (owner.go); the diff is at child
 // granularity and compares only the fields the desired resource sets
 // (compareValue); NSG rules are reconciled per destination (nsg.go); the
@@ -27,9 +32,11 @@ func Diff(desired, observed *State, scope Scope) (*Plan, error) {
 		return nil, fmt.Errorf("diff: desired and observed states are required")
 	}
 	d := newDiffer(desired, observed, scope)
+	d.findMissingPIPs()
 	if err := d.diffDesired(); err != nil {
 		return nil, err
 	}
+	d.withdrawFailed()
 	d.planDeletes()
 	d.blockDependents()
 	d.settle()
@@ -61,10 +68,15 @@ type differ struct {
 	changes           map[Key]*Change
 	blocked           map[string]Blocked
 	noop              int
-	obsKids           map[Key][]*Resource // observed children by parent
-	referrers         map[Key][]Key       // observed: who references a key; see referrersOf
-	obsList, desList  []entry             // both states, sorted once
-	conflicts         map[Key]bool        // desired resources ownership blocks
+	obsKids           map[Key][]*Resource          // observed children by parent
+	referrers         map[Key][]Key                // observed: who references a key; see referrersOf
+	obsList, desList  []entry                      // both states, sorted once
+	conflicts         map[Key]bool                 // desired resources ownership blocks
+	pipIndex          map[Key]map[string]*Resource // observed PIPs by collection and address
+	// failed maps the Services CCM would fail (a pinned public IP address
+	// not found) to their blocked frontend; failedAddrs are those addresses.
+	failed      map[string]string
+	failedAddrs map[string]bool
 }
 
 func newDiffer(desired, observed *State, scope Scope) *differ {
@@ -73,7 +85,7 @@ func newDiffer(desired, observed *State, scope Scope) *differ {
 		owners:  newOwners(scope, desired, observed),
 		own:     make(map[Key]ownership, len(observed.resources)),
 		changes: map[Key]*Change{}, blocked: map[string]Blocked{}, conflicts: map[Key]bool{},
-		obsKids: map[Key][]*Resource{},
+		obsKids: map[Key][]*Resource{}, failed: map[string]string{}, failedAddrs: map[string]bool{},
 	}
 	d.obsList, d.desList = entries(observed), entries(desired)
 	for _, e := range d.obsList {
@@ -366,6 +378,12 @@ func (d *differ) resolveValue(v any) any {
 			t[i] = d.resolveValue(x)
 		}
 		return t
+	}
+	if coll, addr, ok := ParsePublicIPByAddress(v); ok {
+		if pip, found := d.pipByAddress(coll, addr); found {
+			return pip.ID.String()
+		}
+		return v
 	}
 	if src, field, ok := UnknownSource(v); ok {
 		if val, ok := d.knownValue(src, field); ok {

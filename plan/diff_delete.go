@@ -16,7 +16,7 @@ func (d *differ) planDeletes() {
 			continue
 		}
 		own := d.own[e.key]
-		if !own.managed {
+		if !own.managed || d.allFailed(own.services) {
 			continue
 		}
 		switch r.Kind() {

@@ -52,6 +52,9 @@ func sortedNSGKeys(m map[Key]bool) []Key {
 func (d *differ) releasedIPs() map[string][]string {
 	out := map[string][]string{}
 	add := func(ip any, services []string) {
+		if d.allFailed(services) {
+			return // CCM fails these Services before it touches the NSG
+		}
 		if s, ok := ip.(string); ok && s != "" {
 			out[s] = append(out[s][:len(out[s]):len(out[s])], services...)
 		}
@@ -83,13 +86,24 @@ func (d *differ) reconcileNSG(nsg Key, wanted []*Resource, released map[string][
 	creates := map[Key]*Resource{}
 	for _, w := range wanted {
 		k := w.Key()
-		byKey[k] = d.resolved(w)
 		got, ok := d.observed.Get(k)
+		if d.allFailed(w.Services) {
+			byKey[k] = w // an observed rule stays as it is; diff_pip.go says why
+			continue
+		}
+		var blind []Key
+		byKey[k], blind = d.withNodeIPs(d.withoutFailedAddrs(d.resolved(w)))
+		d.noteNodeIPs(byKey[k], blind, ok)
+		empty := len(destinations(byKey[k])) == 0
 		switch {
+		case !ok && empty:
+			// Nothing to allow yet (nsg_nodes.go); CCM drops such a rule.
 		case !ok:
 			creates[k] = byKey[k]
 		case !d.own[k].managed:
 			d.block(w.ID.Address(), fmt.Sprintf("an NSG rule with this name exists and azsvc does not manage it (%s)", d.own[k].why), w.Services)
+		case empty:
+			d.reconcileRule(k, got, nil, released)
 		default:
 			d.reconcileRule(k, got, byKey[k], released)
 		}
@@ -169,8 +183,14 @@ func destinations(r *Resource) []any {
 	if v, ok := r.Properties[destPrefix]; ok && v != nil && v != "" {
 		out = append(out, v)
 	}
-	if l, ok := r.Properties[destPrefixes].([]any); ok {
+	switch l := r.Properties[destPrefixes].(type) {
+	case []any:
 		out = append(out, l...)
+	case nil:
+	default:
+		if IsUnknown(l) {
+			out = append(out, l) // a whole list known after apply, e.g. BackendNodeIPs
+		}
 	}
 	return out
 }

@@ -100,7 +100,7 @@ func (w *writer) parent(k Key) *parentState {
 // its delete took away.
 func (w *writer) addDesiredKids(ps *parentState, k Key) {
 	for _, r := range w.d.desired.Resources() {
-		if pid, ok := r.ID.ParentID(); ok && pid.Key() == k && r.Kind().Inline() {
+		if pid, ok := r.ID.ParentID(); ok && pid.Key() == k && r.Kind().Inline() && !w.d.conflicts[r.Key()] {
 			if _, ok := ps.kids[r.Key()]; !ok {
 				ps.kids[r.Key()] = w.d.resolved(r)
 			}

@@ -63,6 +63,7 @@ func newOwners(scope Scope, desired, observed *State) *owners {
 			o.byPrefix[strings.ToLower(s.Prefix)] = s.Name
 		}
 		for _, ip := range s.PinnedIPs {
+			ip = canonicalIP(ip)
 			o.pinned[ip] = append(o.pinned[ip], s.Name)
 		}
 		for _, n := range s.PIPNames {
@@ -72,6 +73,9 @@ func newOwners(scope Scope, desired, observed *State) *owners {
 	for _, n := range append([]string{scope.Cluster}, scope.LoadBalancerNames...) {
 		n = strings.ToLower(n)
 		o.lbNames[n], o.lbNames[n+"-internal"] = true, true
+	}
+	if scope.SecurityGroup != "" {
+		o.nsgs[KeyOf(string(scope.SecurityGroup))] = true
 	}
 	for _, r := range desired.resources {
 		switch r.Kind() {
@@ -212,12 +216,12 @@ func (o *owners) lbChild(r *Resource) ownership {
 func (o *owners) frontendSharers(fe *Resource) []string {
 	var out []string
 	if ip, ok := fe.Properties["privateIPAddress"].(string); ok {
-		out = append(out, o.pinned[ip]...)
+		out = append(out, o.pinned[canonicalIP(ip)]...)
 	}
 	if pipID := refID(fe.Properties["publicIPAddress"]); pipID != "" {
 		if pip, ok := o.observed.Get(KeyOf(pipID)); ok {
 			if ip, ok := pip.Properties["ipAddress"].(string); ok && ip != "" {
-				out = append(out, o.pinned[ip]...)
+				out = append(out, o.pinned[canonicalIP(ip)]...)
 			}
 			out = append(out, o.pipNames[strings.ToLower(pip.Name())]...)
 		}
@@ -248,7 +252,7 @@ func (o *owners) publicIP(r *Resource) ownership {
 	if !hasTag {
 		sharers := o.pipNames[strings.ToLower(r.Name())]
 		if ip, ok := r.Properties["ipAddress"].(string); ok && ip != "" {
-			sharers = append(sharers, o.pinned[ip]...)
+			sharers = append(sharers, o.pinned[canonicalIP(ip)]...)
 		}
 		if len(sharers) == 0 {
 			return ownership{why: "user-assigned public IP (no " + TagService + " tag) not pinned by a Service in scope"}

@@ -27,4 +27,10 @@ type Scope struct {
 	// the "-internal" suffix; Cluster is always included (ccm-semantics §2.4
 	// "LB (managed set)").
 	LoadBalancerNames []string
+	// SecurityGroup is the cluster's NSG (ccm-semantics §5.1). CCM cleans
+	// it on every ensure and delete (§5.5), so the planner reconciles its
+	// managed rules even when no Service in scope wants a rule in it (the
+	// last public Service removed). Empty: only NSGs the desired state
+	// writes are reconciled.
+	SecurityGroup Key
 }

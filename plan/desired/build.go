@@ -7,9 +7,10 @@
 // public IP address is plan.Unknown; an NSG destination copying one is
 // plan.AfterApply(source, field). A frontend pinned to a user-assigned
 // public IP by address references a PIP whose name only ARM knows; its
-// publicIPAddress.id is plan.AfterApply(PublicIPCollection(sub, rg),
-// "ipAddress=<address>"): the diff resolves it to the observed PIP in that
-// resource group with that address (see ByAddress).
+// publicIPAddress.id is plan.PublicIPByAddress(plan.PublicIPCollection(sub,
+// rg), address): the diff resolves it to the observed PIP in that resource
+// group with that address. With floating IP disabled, NSG destinations are
+// plan.BackendNodeIPs(pool): the diff reads them from the observed pool.
 package desired
 
 import (
@@ -30,6 +31,7 @@ type builder struct {
 	frontends map[string]*frontendEntry // by sharing key
 	nsgRules  map[string]*nsgRule       // by rule name
 	ruleCount map[string]int            // LB name -> rules, for multi-SLB placement
+	vmSetLBs  map[string]string         // basic-SKU VM-set LB names used, by lower-case name
 	// placed indexes LBs, pools and probes by placeKey: rendering ARM IDs
 	// into keys dominates Build's cost at 10,000 Services, so lookups of
 	// resources the builder made itself avoid it.
@@ -72,6 +74,7 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 		frontends: map[string]*frontendEntry{},
 		nsgRules:  map[string]*nsgRule{},
 		ruleCount: map[string]int{},
+		vmSetLBs:  map[string]string{},
 		placed:    map[string]*plan.Resource{},
 	}
 	seen := map[string]bool{}
@@ -88,6 +91,10 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 		b.addService(info)
 	}
 	b.finishNSG()
+	b.scope.LoadBalancerNames = b.managedLBNames()
+	if cfg.SecurityGroupName != "" {
+		b.scope.SecurityGroup = b.nsgID().Key()
+	}
 	return b.state, b.scope, b.diags
 }
 
@@ -131,7 +138,7 @@ func (b *builder) addService(info *svcInfo) {
 		fe := b.placeFrontend(info, choices[i], rules[i])
 		b.placeRules(info, rules[i])
 		b.ruleCount[lbName] += len(rules[i])
-		dests[f] = dests[f].with(choices[i].dest(info.floatingOff))
+		dests[f] = dests[f].with(choices[i].dest(info.floatingOff, b.nodePool(lbID, f)))
 		if f == ipv4 && info.pls != nil {
 			b.placePLS(info, fe)
 		}
@@ -145,6 +152,17 @@ func (b *builder) addService(info *svcInfo) {
 	}
 	b.addNSGRules(info, dests)
 	b.scope.Services = append(b.scope.Services, serviceRef(info))
+}
+
+// nodePool is the LB's cluster backend pool: its node IPs are the NSG
+// destinations with floating IP disabled (§5.2), also for a Service that
+// has a pool of its own (multi-SLB with externalTrafficPolicy Local).
+func (b *builder) nodePool(lbID plan.ID, f family) plan.Key {
+	name := b.cfg.ClusterName
+	if f == ipv6 {
+		name += ipv6Suffix
+	}
+	return plan.ChildID(lbID, plan.KindBackendPool, name).Key()
 }
 
 func serviceRef(info *svcInfo) plan.ServiceRef {

@@ -1,6 +1,7 @@
 package desired
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -188,5 +189,48 @@ func TestSharedProbeMerged(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"ns/b", "ns/svc"}, probes[0].Services); d != "" {
 		t.Errorf("shared probe services (-want +got):\n%s", d)
+	}
+}
+
+// TestScopeLoadBalancerNames covers the managed LB set of §2.4: the
+// planner may change and delete only LBs named by the cluster, a multi-SLB
+// configuration, a VM set or loadBalancerName.
+func TestScopeLoadBalancerNames(t *testing.T) {
+	multi := func(c *cluster.Config) {
+		c.BackendPoolType = cluster.PoolNodeIP
+		c.MultipleStandardLoadBalancerConfigurations = []cluster.MultiSLBConfig{
+			{Name: "Kubernetes", PrimaryVMSet: "pool1"}, {Name: "lb3", PrimaryVMSet: "pool3"}, {Name: "lb2", PrimaryVMSet: "pool2"},
+		}
+	}
+	tests := []struct {
+		name string
+		cfg  []func(*cluster.Config)
+		anns []map[string]string
+		want []string
+	}{
+		{"single standard LB: none besides the cluster", nil, []map[string]string{nil}, nil},
+		{"multi-SLB: every configuration, placed or not", []func(*cluster.Config){multi}, []map[string]string{nil}, []string{"lb2", "lb3"}},
+		{"basic SKU: the VM-set LBs the Services use", []func(*cluster.Config){basicSKU},
+			[]map[string]string{{"azure-load-balancer-mode": "pool2"}, {"azure-load-balancer-mode": "pool2", "azure-load-balancer-internal": "true"}, nil},
+			[]string{"pool2"}},
+		{"loadBalancerName", []func(*cluster.Config){func(c *cluster.Config) { c.LoadBalancerName = "mylb" }}, []map[string]string{nil}, []string{"mylb"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ms []string
+			for i, ann := range tt.anns {
+				ms = append(ms, manifest(fmt.Sprintf("svc%d", i), ann, tcp80))
+			}
+			_, scope, diags := build(t, testConfig(t, tt.cfg...), ms...)
+			if len(diags) > 0 {
+				t.Fatalf("diagnostics: %+v", diags)
+			}
+			if scope.Cluster != "kubernetes" {
+				t.Errorf("Cluster = %q", scope.Cluster)
+			}
+			if d := cmp.Diff(tt.want, scope.LoadBalancerNames); d != "" {
+				t.Errorf("LoadBalancerNames (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -54,7 +54,7 @@ func (b *builder) chooseFrontend(info *svcInfo, lbID plan.ID, lbKey plan.Key, f 
 	case pinned != "":
 		c.key, c.pinned = "addr:"+strings.ToLower(info.pipRG)+"/"+pinned, pinned
 		c.props = map[string]any{"publicIPAddress": map[string]any{
-			"id": plan.AfterApply(PublicIPCollection(b.sub, info.pipRG), addressField+pinned)}}
+			"id": plan.PublicIPByAddress(plan.PublicIPCollection(b.sub, info.pipRG), pinned)}}
 	default:
 		c.pip = b.managedPIP(info, f)
 		c.key, c.pipKey = "pip:"+string(c.pip.Key()), c.pip.Key()
@@ -67,11 +67,12 @@ func (b *builder) chooseFrontend(info *svcInfo, lbID plan.ID, lbKey plan.Key, f 
 	return c
 }
 
-// dest is the NSG destination this frontend contributes (§5.2).
-func (c frontendChoice) dest(floatingOff bool) dest {
+// dest is the NSG destination this frontend contributes (§5.2): with
+// floating IP disabled, the node IPs of the Service's backend pool.
+func (c frontendChoice) dest(floatingOff bool, pool plan.Key) dest {
 	switch {
 	case floatingOff:
-		return dest{nodes: true}
+		return dest{nodes: true, source: pool}
 	case c.pinned != "":
 		return dest{known: c.pinned}
 	case c.pipKey != "":
@@ -146,22 +147,13 @@ func (b *builder) zones() []string {
 	return RegionZones(b.cfg.Location)
 }
 
-// addressField prefixes the AfterApply field of a frontend pinned to a
-// user-assigned PIP by address.
-const addressField = "ipAddress="
-
 // PublicIPCollection is the key of a resource group's publicIPAddresses
-// collection: the AfterApply source of a PIP known only by address.
-func PublicIPCollection(sub, rg string) plan.Key {
-	return plan.KeyOf("/subscriptions/" + sub + "/resourceGroups/" + rg + "/providers/Microsoft.Network/publicIPAddresses")
-}
+// collection: where a PIP known only by address is looked up. The
+// convention is plan's (plan.PublicIPByAddress).
+func PublicIPCollection(sub, rg string) plan.Key { return plan.PublicIPCollection(sub, rg) }
 
 // ByAddress reports whether v is the reference to a PIP known only by
 // address, and returns the collection to search and the address.
 func ByAddress(v any) (collection plan.Key, address string, ok bool) {
-	src, field, ok := plan.UnknownSource(v)
-	if !ok || !strings.HasPrefix(field, addressField) {
-		return "", "", false
-	}
-	return src, strings.TrimPrefix(field, addressField), true
+	return plan.ParsePublicIPByAddress(v)
 }

@@ -1,6 +1,7 @@
 package desired
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -25,11 +26,42 @@ func (b *builder) selectLB(info *svcInfo) (string, bool) {
 		}
 	case !b.cfg.Standard():
 		name = b.basicLBName(info.svc)
+		b.vmSetLBs[strings.ToLower(name)] = name
 	}
 	if info.internal {
 		name += internalSuffix
 	}
 	return name, true
+}
+
+// managedLBNames is Scope.LoadBalancerNames, the LBs other than the
+// cluster's that CCM counts as its own (§2.4 "LB (managed set)"): every
+// multi-SLB configuration, the VM-set LBs the Services are placed on (azsvc
+// cannot list VM sets offline; LBs holding an in-scope Service's frontend
+// are recognised by the planner anyway) and a custom loadBalancerName,
+// which CCM finds through its fallback listing. Sorted, without
+// "-internal", each name once (case-insensitively), the cluster left out.
+func (b *builder) managedLBNames() []string {
+	byLower := map[string]string{}
+	for k, v := range b.vmSetLBs {
+		byLower[k] = v
+	}
+	if b.cfg.MultiSLB() {
+		for _, c := range b.cfg.MultipleStandardLoadBalancerConfigurations {
+			byLower[strings.ToLower(c.Name)] = c.Name
+		}
+	}
+	byLower[strings.ToLower(b.cfg.LBBase())] = b.cfg.LBBase()
+	delete(byLower, strings.ToLower(b.cfg.ClusterName))
+	out := make([]string, 0, len(byLower))
+	for _, n := range byLower {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // basicLBName follows azure-load-balancer-mode on basic SKU: a named VM set

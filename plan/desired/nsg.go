@@ -8,7 +8,8 @@ import (
 )
 
 // dest is one NSG destination: an address known now, the value of another
-// resource's field after apply, or the backend node IPs (floating IP off).
+// resource's field after apply, or the node IPs of a backend pool (floating
+// IP off; source is the pool).
 type dest struct {
 	known  string
 	source plan.Key
@@ -19,17 +20,21 @@ type dest struct {
 // destSet is the de-duplicated destinations of one family.
 type destSet struct {
 	known map[string]bool
-	after map[string]dest // by source#field
-	nodes bool
+	after map[string]dest   // by source#field
+	nodes map[plan.Key]bool // backend pools whose node IPs are destinations
+}
+
+func newDestSet() *destSet {
+	return &destSet{known: map[string]bool{}, after: map[string]dest{}, nodes: map[plan.Key]bool{}}
 }
 
 func (d *destSet) with(x dest) *destSet {
 	if d == nil {
-		d = &destSet{known: map[string]bool{}, after: map[string]dest{}}
+		d = newDestSet()
 	}
 	switch {
 	case x.nodes:
-		d.nodes = true
+		d.nodes[x.source] = true
 	case x.known != "":
 		d.known[x.known] = true
 	default:
@@ -43,9 +48,11 @@ func (d *destSet) merge(o *destSet) *destSet {
 		return d
 	}
 	if d == nil {
-		d = &destSet{known: map[string]bool{}, after: map[string]dest{}}
+		d = newDestSet()
 	}
-	d.nodes = d.nodes || o.nodes
+	for k := range o.nodes {
+		d.nodes[k] = true
+	}
 	for k := range o.known {
 		d.known[k] = true
 	}
@@ -56,16 +63,23 @@ func (d *destSet) merge(o *destSet) *destSet {
 }
 
 func (d *destSet) empty() bool {
-	return d == nil || (!d.nodes && len(d.known) == 0 && len(d.after) == 0)
+	return d == nil || (len(d.nodes) == 0 && len(d.known) == 0 && len(d.after) == 0)
 }
 
 // setOn writes the destinations onto rule properties: one value as
 // destinationAddressPrefix, several as destinationAddressPrefixes, known
-// addresses string-sorted first, then markers by source (§5.3). Node IPs
-// are unknown offline, so a rule that includes them has an unknown list.
+// addresses string-sorted first, then markers by source (§5.3). The node
+// IPs of a pool are a list known only from ARM: alone, they are the whole
+// destinationAddressPrefixes; with other destinations, one element of it
+// that the planner expands.
 func (d *destSet) setOn(props map[string]any) {
-	if d.nodes {
-		props["destinationAddressPrefixes"] = plan.Unknown
+	pools := make([]string, 0, len(d.nodes))
+	for k := range d.nodes {
+		pools = append(pools, string(k))
+	}
+	sort.Strings(pools)
+	if len(pools) == 1 && len(d.known) == 0 && len(d.after) == 0 {
+		props["destinationAddressPrefixes"] = plan.BackendNodeIPs(plan.Key(pools[0]))
 		return
 	}
 	known := make([]string, 0, len(d.known))
@@ -78,12 +92,15 @@ func (d *destSet) setOn(props map[string]any) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	vals := make([]any, 0, len(known)+len(keys))
+	vals := make([]any, 0, len(known)+len(keys)+len(pools))
 	for _, k := range known {
 		vals = append(vals, k)
 	}
 	for _, k := range keys {
 		vals = append(vals, plan.AfterApply(d.after[k].source, d.after[k].field))
+	}
+	for _, p := range pools {
+		vals = append(vals, plan.BackendNodeIPs(plan.Key(p)))
 	}
 	if len(vals) == 1 {
 		props["destinationAddressPrefix"] = vals[0]

@@ -53,6 +53,10 @@ func markers(v any) any {
 		}
 		return out
 	}
+	if pool, ok := plan.ParseBackendNodeIPs(v); ok {
+		id, _ := plan.ParseID(string(pool))
+		return "nodes(" + id.Address() + ")"
+	}
 	if plan.IsUnknown(v) {
 		if src, field, ok := plan.UnknownSource(v); ok {
 			id, _ := plan.ParseID(string(src))
@@ -117,9 +121,15 @@ func TestNSG(t *testing.T) {
 		{"§5.2 deny-all annotation without ranges has no effect",
 			[]string{manifest("svc", map[string]string{"azure-deny-all-except-load-balancer-source-ranges": "true"}, tcp80)},
 			[]nsgView{{allow("IPv4", "Tcp", []string{"Internet"}, []string{"80"}), "Allow", "Tcp", "Internet", ports80, pipDest}}},
-		{"§5.2 floating IP off: nodePorts, destinations = node IPs (unknown)",
+		{"§5.2 floating IP off: nodePorts, destinations = the cluster pool's node IPs",
 			[]string{manifest("svc", map[string]string{"azure-disable-load-balancer-floating-ip": "true"}, tcp80)},
-			[]nsgView{{allow("IPv4", "Tcp", []string{"Internet"}, []string{"30080"}), "Allow", "Tcp", "Internet", []any{"30080"}, "unknown"}}},
+			[]nsgView{{allow("IPv4", "Tcp", []string{"Internet"}, []string{"30080"}), "Allow", "Tcp", "Internet", []any{"30080"},
+				"nodes(lb/kubernetes/pool/kubernetes)"}}},
+		{"§5.2 floating IP off with an additional public IP: both destinations",
+			[]string{manifest("svc", map[string]string{"azure-disable-load-balancer-floating-ip": "true",
+				"azure-additional-public-ips": "20.1.2.3"}, tcp80)},
+			[]nsgView{{allow("IPv4", "Tcp", []string{"Internet"}, []string{"30080"}), "Allow", "Tcp", "Internet", []any{"30080"},
+				[]any{"20.1.2.3", "nodes(lb/kubernetes/pool/kubernetes)"}}}},
 		{"§5.2 protocols: Tcp, Udp and * (SCTP); no_lb_rule ports kept",
 			[]string{manifest("svc", map[string]string{"azure-load-balancer-internal": "true", "port_53_no_lb_rule": "true"},
 				"  loadBalancerSourceRanges: [10.0.0.0/8]\n  ports:\n  - {name: a, protocol: TCP, port: 80, nodePort: 30080}\n  - {name: b, protocol: UDP, port: 53, nodePort: 30053}\n  - {name: c, protocol: SCTP, port: 36412, nodePort: 30412}\n")},

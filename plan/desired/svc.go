@@ -114,6 +114,9 @@ func pinnedIP(s *service.Service, f family) string {
 		key = service.AnnIPv6
 	}
 	if v := strings.TrimSpace(s.Annotations[key]); v != "" {
+		if addr, err := netip.ParseAddr(v); err == nil {
+			return addr.String() // one spelling per address, as ARM reports it
+		}
 		return v
 	}
 	addr, err := netip.ParseAddr(strings.TrimSpace(s.Spec.LoadBalancerIP))

@@ -38,7 +38,7 @@ func exampleConfig(t testing.TB) *cluster.Config {
 		t.Fatal(err)
 	}
 	var own struct {
-		ClusterName  string `json:"clusterName"`
+		ClusterName  string `json:"cluster-name"`
 		Subscription string `json:"subscription"`
 	}
 	if err := yaml.Unmarshal(settings, &own); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/service"
@@ -72,6 +73,14 @@ func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Ta
 		baselineSubnets(cfg, in.Service.Services), cfg.SecurityGroupName); err != nil {
 		return nil, fmt.Errorf("seed the local emulator: %w", err)
 	}
+	// The resource groups Services name (PIP and PLS groups) exist in any
+	// real subscription they work in; create the missing ones here.
+	read := readScope(in)
+	for _, rg := range allGroups(read) {
+		if err := emu.EnsureBaseline(sub, rg, cfg.Location, "", "", nil, ""); err != nil {
+			return nil, fmt.Errorf("seed the local emulator: %w", err)
+		}
+	}
 	p, err := azure.NewEmulator(azure.EmulatorOptions{
 		Subscription: sub,
 		Endpoint:     emulator.Endpoint,
@@ -81,7 +90,7 @@ func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Ta
 	if err != nil {
 		return nil, err
 	}
-	return &Target{Provider: p, Emulator: emu, Read: readScope(in)}, nil
+	return &Target{Provider: p, Emulator: emu, Read: read}, nil
 }
 
 // The emulator's VNet: the cluster subnet takes the first /16, every other
@@ -128,10 +137,10 @@ func readScope(in *Inputs) azure.ReadScope {
 	pip := []string{cfg.ResourceGroup}
 	pls := []string{cfg.PLSResourceGroup()}
 	for _, s := range in.Service.Services {
-		if v, ok := s.Annotation(service.AnnLoadBalancerResourceGroup); ok && v != "" {
+		if v := s.PIPResourceGroup(); v != "" {
 			pip = append(pip, v)
 		}
-		if v, ok := s.Annotation(service.AnnPLSResourceGroup); ok && v != "" {
+		if v := s.PLSResourceGroup(); v != "" {
 			pls = append(pls, v)
 		}
 	}
@@ -143,4 +152,19 @@ func readScope(in *Inputs) azure.ReadScope {
 		PrivateEndpointGroups: []string{cfg.ResourceGroup},
 		DNSZoneGroups:         []string{cfg.ResourceGroup},
 	}
+}
+
+func allGroups(r azure.ReadScope) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, groups := range [][]string{r.LoadBalancerGroups, r.PublicIPGroups, r.SecurityGroupGroups,
+		r.PrivateLinkGroups, r.PrivateEndpointGroups, r.DNSZoneGroups} {
+		for _, g := range groups {
+			if k := strings.ToLower(g); g != "" && !seen[k] {
+				seen[k] = true
+				out = append(out, g)
+			}
+		}
+	}
+	return out
 }

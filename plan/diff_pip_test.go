@@ -1,0 +1,163 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+)
+
+// pinnedWorld is svcA's world with its frontend pinned by address to a
+// user-assigned public IP (no managed PIP), in the given collection.
+func pinnedWorld(s svc, addr string) *State {
+	st := world(s)
+	for _, r := range st.OfKind(KindPublicIP) {
+		st.Delete(r.Key())
+	}
+	fe, _ := st.Get(ChildID(lbID(false), KindFrontend, s.prefix()).Key())
+	fe.Properties["publicIPAddress"] = map[string]any{"id": PublicIPByAddress(PublicIPCollection(tSub, tRG), addr)}
+	for _, r := range st.OfKind(KindSecurityRule) {
+		setDestinations(r.Properties, []any{canonicalIP(addr)}) // plan/desired writes addresses canonically
+	}
+	return st
+}
+
+func userPIP(rg, name, addr string) *Resource {
+	return &Resource{ID: NewID(tSub, rg, KindPublicIP, name), Location: "eastus", Etag: `W/"u"`,
+		SKU: map[string]any{"name": "Standard", "tier": "Regional"}, Tags: map[string]string{"owner": "me"},
+		Properties: map[string]any{"ipAddress": addr, "publicIPAllocationMethod": "Static"}}
+}
+
+func pinnedScope(s svc, addr string) Scope {
+	sc := scopeOf(false, s)
+	sc.Services[0].PinnedIPs = []string{addr}
+	return sc
+}
+
+func TestPublicIPByAddressRoundTrip(t *testing.T) {
+	coll := PublicIPCollection("Sub", "RG-1")
+	c, addr, ok := ParsePublicIPByAddress(PublicIPByAddress(coll, "2603:1020::a"))
+	if !ok || c != coll || addr != "2603:1020::a" {
+		t.Fatalf("parse = %q %q %v", c, addr, ok)
+	}
+	if _, _, ok := ParsePublicIPByAddress(AfterApply(coll, "ipAddress")); ok {
+		t.Error("a plain AfterApply parsed as by-address")
+	}
+	if _, ok := ParseBackendNodeIPs(PublicIPByAddress(coll, "1.2.3.4")); ok {
+		t.Error("a by-address marker parsed as node IPs")
+	}
+}
+
+func TestPinnedPublicIPResolvesToObservedID(t *testing.T) {
+	for _, tc := range []struct{ name, pinned, observed string }{
+		{"IPv4", "20.62.10.7", "20.62.10.7"},
+		{"IPv6 spelled differently", "2603:1020:206:3:0:0:0:a", "2603:1020:206:3::a"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			desired := pinnedWorld(svcA, tc.pinned)
+			observed := NewState()
+			observed.Put(&Resource{ID: nsgID(), Location: "eastus"})
+			pip := userPIP(tRG, "byo", tc.observed)
+			observed.Put(pip)
+			observed.Put(userPIP("other-rg", "elsewhere", tc.observed)) // same address, wrong group
+			p := mustDiff(t, desired, observed, pinnedScope(svcA, tc.pinned))
+			if len(p.Blocked) != 0 {
+				t.Fatalf("blocked: %v", p.Blocked)
+			}
+			var fe *Change
+			for _, c := range p.Changes {
+				if c.ID().Kind == KindFrontend {
+					fe = c
+				}
+				if c.Key() == pip.Key() {
+					t.Errorf("plan changes the user-assigned public IP: %v", c.Actions)
+				}
+			}
+			if fe == nil {
+				t.Fatal("no frontend change")
+			}
+			if got := refID(fe.After.Properties["publicIPAddress"]); got != pip.ID.String() {
+				t.Errorf("frontend publicIPAddress.id = %v, want %s", fe.After.Properties["publicIPAddress"], pip.ID)
+			}
+
+			// Once applied, the same desired state plans nothing.
+			after := observe(desired)
+			after.Put(pip)
+			got, _ := after.Get(fe.Key())
+			got.Properties["publicIPAddress"] = Ref(pip.ID)
+			for _, r := range after.OfKind(KindSecurityRule) {
+				setDestinations(r.Properties, []any{tc.observed})
+			}
+			again := mustDiff(t, desired, after, pinnedScope(svcA, tc.pinned))
+			if len(again.Changes) != 0 || len(again.Blocked) != 0 {
+				t.Errorf("converged plan: %v blocked %v", stepLines(again), again.Blocked)
+			}
+		})
+	}
+}
+
+func TestPinnedPublicIPNotFoundBlocksTheService(t *testing.T) {
+	desired := pinnedWorld(svcA, "20.62.10.9")
+	for k, r := range world(svcB).resources {
+		if have, ok := desired.Get(k); ok && r.Kind() != KindSecurityRule {
+			have.AddService(svcB.name) // the shared LB and pool
+			continue
+		}
+		desired.Put(r)
+	}
+	observed := NewState()
+	observed.Put(&Resource{ID: nsgID(), Location: "eastus"})
+	observed.Put(userPIP(tRG, "byo", "20.62.10.7"))
+	scope := pinnedScope(svcA, "20.62.10.9")
+	scope.Services = append(scope.Services, svcB.ref())
+	p := mustDiff(t, desired, observed, scope)
+
+	fe := ChildID(lbID(false), KindFrontend, svcA.prefix()).Address()
+	var reasons []string
+	for _, b := range p.Blocked {
+		reasons = append(reasons, b.Address+": "+b.Reason)
+	}
+	want := fe + ": service web/a: user supplied IP Address 20.62.10.9 was not found in resource group rg"
+	if len(reasons) != 1 || !strings.HasPrefix(reasons[0], want) {
+		t.Errorf("blocked:\n%s\nwant %q", strings.Join(reasons, "\n"), want)
+	}
+	for _, c := range p.Changes {
+		for _, s := range c.Services {
+			if s == svcA.name && len(c.Services) == 1 {
+				t.Errorf("plan still changes %s for the failed Service", c.ID().Address())
+			}
+		}
+		if c.ID().Kind == KindSecurityRule {
+			for _, d := range destinations(c.After) {
+				if d == "20.62.10.9" {
+					t.Errorf("NSG rule %s allows the address that was not found", c.ID().Address())
+				}
+			}
+		}
+	}
+	for _, kind := range []Kind{KindRule, KindProbe} {
+		found := false
+		for _, c := range p.Changes {
+			found = found || c.ID().Kind == kind && contains(c.Services, svcB.name)
+		}
+		if !found {
+			t.Errorf("the other Service lost its %s changes", kind)
+		}
+	}
+	for _, st := range p.Steps {
+		for _, r := range append([]*Resource{st.Body}, st.Children...) {
+			if r != nil && hasMarker(r.Properties) {
+				if _, _, ok := ParsePublicIPByAddress(refMarker(r.Properties["publicIPAddress"])); ok {
+					t.Errorf("step %s carries an unresolved by-address reference", st.Target.Address())
+				}
+			}
+		}
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
