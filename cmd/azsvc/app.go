@@ -125,3 +125,17 @@ func joinOr(values []string) string {
 	}
 	return s
 }
+
+// runCommand is the tail of every command's RunE: resolve -o into *output,
+// then run the command, or the replacement a test swapped in (runF).
+func runCommand[O any](a *app, cmd *cobra.Command, opts *O, output *string, runF, run func(context.Context, *O) error) error {
+	out, err := a.output(cmd)
+	if err != nil {
+		return err
+	}
+	*output = out
+	if runF != nil {
+		return runF(cmd.Context(), opts)
+	}
+	return run(cmd.Context(), opts)
+}

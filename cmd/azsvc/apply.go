@@ -57,15 +57,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 					return err
 				}
 			}
-			out, err := a.output(cmd)
-			if err != nil {
-				return err
-			}
-			opts.Output = out
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runApply(cmd.Context(), opts)
+			return runCommand(a, cmd, opts, &opts.Output, runF, runApply)
 		},
 	}
 	addFileFlag(cmd, &opts.Files)

@@ -48,15 +48,7 @@ markdown (a pull request comment).`,
 			if err := requireFiles(opts.Files); err != nil {
 				return err
 			}
-			out, err := a.output(cmd)
-			if err != nil {
-				return err
-			}
-			opts.Output = out
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runPlan(cmd.Context(), opts)
+			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}
 	addFileFlag(cmd, &opts.Files)

@@ -45,15 +45,7 @@ bodies, as GET returns them), yaml, and mermaid (a graph for GitHub markdown).`,
 			if err := requireFiles(opts.Files); err != nil {
 				return err
 			}
-			out, err := a.output(cmd)
-			if err != nil {
-				return err
-			}
-			opts.Output = out
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runRender(cmd.Context(), opts)
+			return runCommand(a, cmd, opts, &opts.Output, runF, runRender)
 		},
 	}
 	addFileFlag(cmd, &opts.Files)

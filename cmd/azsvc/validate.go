@@ -52,15 +52,7 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 			if err := requireFiles(opts.Files); err != nil {
 				return err
 			}
-			out, err := a.output(cmd)
-			if err != nil {
-				return err
-			}
-			opts.Output = out
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runValidate(cmd.Context(), opts)
+			return runCommand(a, cmd, opts, &opts.Output, runF, runValidate)
 		},
 	}
 	addFileFlag(cmd, &opts.Files)

@@ -90,15 +90,7 @@ func newVersionCmd(a *app, runF func(context.Context, *versionOptions) error) *c
   azsvc version -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := a.output(cmd)
-			if err != nil {
-				return err
-			}
-			opts.Output = out
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runVersion(cmd.Context(), opts)
+			return runCommand(a, cmd, opts, &opts.Output, runF, runVersion)
 		},
 	}
 }

@@ -143,23 +143,29 @@ func runProperty(t *testing.T, cfg *cluster.Config, seed uint64) {
 	u.create(t, tg.Emulator)
 	before := u.snapshot(t, tg.Emulator)
 	steps := 4 + g.rng.IntN(3)
-	what := fmt.Sprintf("seed %d (rerun: go test -run TestPropertyConverge -seed %d), initial %d Services", seed, seed, len(svcs))
+	what := fmt.Sprintf("seed %d (rerun: go test ./cmd/azsvc/internal/engine/ -run TestPropertyConverge -args -seed %d), initial %d Services", seed, seed, len(svcs))
+	applied := 0
 	for i := 0; ; i++ {
 		data := manifests(svcs)
 		in := mustInputs(t, cfg, data, true)
 		retarget(tg, in)
 		p := mustPlan(t, in, tg)
+		if i == 0 && len(p.Steps) == 0 {
+			t.Fatalf("%s: the first plan from an empty cluster has no steps", what)
+		}
 		if _, err := apply.Run(context.Background(), p, tg.Provider, apply.Options{}); err != nil {
 			t.Fatalf("%s: apply: %v\nplan:\n%s\nmanifests:\n%s", what, err, planLines(p), data)
 		}
+		applied += len(p.Steps)
 		requireEmptyPlan(t, in, tg, what)
 		u.requireUnchanged(t, tg.Emulator, before, what)
 		if i == steps {
+			t.Logf("%d transitions, %d steps applied, %d Services at the end", steps, applied, len(svcs))
 			return
 		}
 		all := transitions()
 		var desc string
 		svcs, desc = all[g.rng.IntN(len(all))](g, svcs)
-		what = fmt.Sprintf("seed %d (rerun: go test -run TestPropertyConverge -seed %d), transition %d: %s", seed, seed, i+1, desc)
+		what = fmt.Sprintf("seed %d (rerun: go test ./cmd/azsvc/internal/engine/ -run TestPropertyConverge -args -seed %d), transition %d: %s", seed, seed, i+1, desc)
 	}
 }

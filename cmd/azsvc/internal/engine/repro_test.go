@@ -10,11 +10,11 @@ import (
 )
 
 // TestRemovingLastPublicServiceDeletesItsNSGRule is the minimal form of a
-// failure TestPropertyConverge found (seed 28 with -seeds 200): removing
-// the last public Service (with --prune) must delete its NSG allow rule
-// along with its frontend and public IP. Left behind, the rule keeps
-// allowing traffic to an address the cluster released, and when the
-// address is reused by a later public IP the next plan deletes it.
+// failure TestPropertyConverge found (seed 28 of -seeds 200): removing the
+// last public Service (with --prune) must delete its NSG allow rule along
+// with its frontend and public IP. Left behind, the rule keeps allowing
+// traffic to an address the cluster released, and once a later public IP
+// reuses the address the next plan deletes it (a non-empty second plan).
 func TestRemovingLastPublicServiceDeletesItsNSGRule(t *testing.T) {
 	cfg := exampleConfig(t)
 	g := newGenerator(1)
