@@ -39,7 +39,7 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 	if opts.Output == "json" {
 		planOut = opts.IO.ErrOut
 	}
-	if err := planview.Text(planOut, planInput(p, in, tg, opts.Files), opts.IO.OutStyle()); err != nil {
+	if err := planview.Text(planOut, engine.View(p, in, tg, opts.Files), opts.IO.OutStyle()); err != nil {
 		return err
 	}
 	if len(p.Steps) == 0 {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
@@ -27,7 +26,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return planError(err)
 	}
-	view := planInput(p, in, tg, opts.Files)
+	view := engine.View(p, in, tg, opts.Files)
 	if opts.Out != "" && !in.HasErrors() {
 		saved, err := engine.Save(opts.Out, p, in, tg)
 		if err != nil {
@@ -65,30 +64,6 @@ func renderPlan(w io.Writer, format string, view planview.Input, io *IOStreams) 
 		return planview.Markdown(w, view, planview.MarkdownOptions{})
 	}
 	return planview.Text(w, view, io.OutStyle())
-}
-
-// planInput gathers what every plan renderer shows.
-func planInput(p *plan.Plan, in *engine.Inputs, tg *engine.Target, files []string) planview.Input {
-	cfg := in.Config
-	sources := map[string]string{}
-	for _, s := range in.Service.Services {
-		sources[s.Key()] = s.Source.File
-	}
-	return planview.Input{
-		Plan: p,
-		Header: planview.Header{
-			Target:        tg.Describe(),
-			Subscription:  cfg.SubscriptionForIDs(),
-			ResourceGroup: cfg.ResourceGroup,
-			Cluster:       cfg.ClusterName,
-			Location:      cfg.Location,
-			LBSKU:         cfg.LoadBalancerSKU,
-			Source:        strings.Join(files, ", "),
-		},
-		Diagnostics:  in.Diagnostics,
-		Sources:      sources,
-		FileContents: in.Service.Sources,
-	}
 }
 
 // savedPlanID is a short, stable name of a saved plan: the hash of its

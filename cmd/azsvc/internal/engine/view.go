@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/render/planview"
+)
+
+// View gathers what every plan renderer shows: the plan, the header naming
+// the target, the findings and where each Service came from.
+func View(p *plan.Plan, in *Inputs, t *Target, files []string) planview.Input {
+	cfg := in.Config
+	sources := map[string]string{}
+	for _, s := range in.Service.Services {
+		sources[s.Key()] = s.Source.File
+	}
+	return planview.Input{
+		Plan: p,
+		Header: planview.Header{
+			Target:        t.Describe(),
+			Subscription:  cfg.SubscriptionForIDs(),
+			ResourceGroup: cfg.ResourceGroup,
+			Cluster:       cfg.ClusterName,
+			Location:      cfg.Location,
+			LBSKU:         cfg.LoadBalancerSKU,
+			Source:        strings.Join(files, ", "),
+		},
+		Diagnostics:  in.Diagnostics,
+		Sources:      sources,
+		FileContents: in.Service.Sources,
+	}
+}
