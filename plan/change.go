@@ -73,7 +73,10 @@ type Step struct {
 	Changes []*Change
 }
 
-// Blocked is a desired change that ownership forbids (DESIGN.md "ownership").
+// Blocked is a desired change azsvc will not make, with the reason: ownership
+// forbids it (DESIGN.md "ownership"), or something it needs does not exist
+// (a pinned public IP, a PLS subnet, node IPs for an NSG rule), where CCM
+// would fail the Service.
 type Blocked struct {
 	Address  string   `json:"address"`
 	Reason   string   `json:"reason"`

@@ -170,6 +170,10 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 	}
 	want = d.resolved(want)
 	got, exists := d.observed.Get(key)
+	if !exists && want.Kind() == KindSubnet {
+		d.blockMissingSubnet(want)
+		return nil
+	}
 	if !exists {
 		d.changes[key] = &Change{Actions: []Action{ActionCreate}, After: want, Reason: "service_added", Services: want.Services}
 		return nil
@@ -197,6 +201,11 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 		return nil
 	}
 	switch {
+	case want.Kind() == KindSubnet:
+		// CCM disables the policy as part of placing a Service's PLS
+		// (ccm-semantics §8 "Subnet policy"): not drift, and never a
+		// replace, whatever else the subnet holds.
+		c.Actions, c.After, c.Reason = []Action{ActionUpdate}, merged(want, got), "service_added"
 	case replace:
 		c.Actions, c.After, c.Reason = []Action{ActionDelete, ActionCreate}, want, "requires_replacement"
 	case onlyAddsTags(attrs):
@@ -206,6 +215,16 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 	}
 	d.changes[key] = c
 	return nil
+}
+
+// blockMissingSubnet reports a PLS NAT subnet that does not exist: azsvc,
+// like CCM, never creates subnets, and CCM fails the Service ("failed to get
+// private link service subnet", ccm-semantics §1.3 #31). The PLS that
+// references it is withdrawn by blockDependents.
+func (d *differ) blockMissingSubnet(want *Resource) {
+	d.block(want.ID.Address(), fmt.Sprintf("subnet %s not found in vnet %s (resource group %s)",
+		want.Name(), want.ID.Names[0], want.ID.ResourceGroup), want.Services)
+	d.conflicts[want.Key()] = true
 }
 
 // conflict explains why an existing resource may not take the desired

@@ -20,7 +20,7 @@ func (d *differ) planDeletes() {
 			continue
 		}
 		switch r.Kind() {
-		case KindSecurityRule, KindSecurityGroup, KindLoadBalancer, KindBackendPool, KindPrivateLinkService:
+		case KindSecurityRule, KindSecurityGroup, KindLoadBalancer, KindBackendPool, KindPrivateLinkService, KindSubnet:
 			continue
 		case KindProbe:
 			if strings.EqualFold(r.Name(), sharedProbeName) {

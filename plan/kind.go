@@ -16,6 +16,8 @@ const (
 	KindPublicIP           Kind = "publicIP"
 	KindSecurityGroup      Kind = "securityGroup"
 	KindSecurityRule       Kind = "securityRule"
+	KindVirtualNetwork     Kind = "virtualNetwork"
+	KindSubnet             Kind = "subnet"
 	KindPrivateLinkService Kind = "privateLinkService"
 	KindPrivateEndpoint    Kind = "privateEndpoint"
 	KindPrivateDNSZone     Kind = "privateDnsZone"
@@ -35,14 +37,19 @@ type kindInfo struct {
 }
 
 var kinds = map[Kind]kindInfo{
-	KindPublicIP:           {"Microsoft.Network/publicIPAddresses", "publicIPAddresses", "pip", "", 10, false},
-	KindLoadBalancer:       {"Microsoft.Network/loadBalancers", "loadBalancers", "lb", "", 20, false},
-	KindFrontend:           {"Microsoft.Network/loadBalancers/frontendIPConfigurations", "frontendIPConfigurations", "frontend", KindLoadBalancer, 21, true},
-	KindBackendPool:        {"Microsoft.Network/loadBalancers/backendAddressPools", "backendAddressPools", "pool", KindLoadBalancer, 22, true},
-	KindProbe:              {"Microsoft.Network/loadBalancers/probes", "probes", "probe", KindLoadBalancer, 23, true},
-	KindRule:               {"Microsoft.Network/loadBalancers/loadBalancingRules", "loadBalancingRules", "rule", KindLoadBalancer, 24, true},
-	KindSecurityGroup:      {"Microsoft.Network/networkSecurityGroups", "networkSecurityGroups", "nsg", "", 30, false},
-	KindSecurityRule:       {"Microsoft.Network/networkSecurityGroups/securityRules", "securityRules", "rule", KindSecurityGroup, 31, true},
+	KindPublicIP:      {"Microsoft.Network/publicIPAddresses", "publicIPAddresses", "pip", "", 10, false},
+	KindLoadBalancer:  {"Microsoft.Network/loadBalancers", "loadBalancers", "lb", "", 20, false},
+	KindFrontend:      {"Microsoft.Network/loadBalancers/frontendIPConfigurations", "frontendIPConfigurations", "frontend", KindLoadBalancer, 21, true},
+	KindBackendPool:   {"Microsoft.Network/loadBalancers/backendAddressPools", "backendAddressPools", "pool", KindLoadBalancer, 22, true},
+	KindProbe:         {"Microsoft.Network/loadBalancers/probes", "probes", "probe", KindLoadBalancer, 23, true},
+	KindRule:          {"Microsoft.Network/loadBalancers/loadBalancingRules", "loadBalancingRules", "rule", KindLoadBalancer, 24, true},
+	KindSecurityGroup: {"Microsoft.Network/networkSecurityGroups", "networkSecurityGroups", "nsg", "", 30, false},
+	KindSecurityRule:  {"Microsoft.Network/networkSecurityGroups/securityRules", "securityRules", "rule", KindSecurityGroup, 31, true},
+	// azsvc never writes a VNet; the kind exists so subnet IDs parse.
+	KindVirtualNetwork: {"Microsoft.Network/virtualNetworks", "virtualNetworks", "vnet", "", 35, false},
+	// A subnet has its own PUT endpoint (arm-rules §1.2): a PLS's NAT
+	// subnet is written on its own, before the PLS (ccm-semantics §8).
+	KindSubnet:             {"Microsoft.Network/virtualNetworks/subnets", "subnets", "subnet", KindVirtualNetwork, 36, false},
 	KindPrivateLinkService: {"Microsoft.Network/privateLinkServices", "privateLinkServices", "pls", "", 40, false},
 	KindPrivateEndpoint:    {"Microsoft.Network/privateEndpoints", "privateEndpoints", "pe", "", 50, false},
 	KindPrivateDNSZone:     {"Microsoft.Network/privateDnsZones", "privateDnsZones", "dnszone", "", 60, false},

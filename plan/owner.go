@@ -125,6 +125,11 @@ func (o *owners) of(r *Resource) ownership {
 		return o.securityRule(r)
 	case KindPublicIP:
 		return o.publicIP(r)
+	case KindSubnet:
+		// azsvc owns one field of a subnet, privateLinkServiceNetworkPolicies,
+		// which CCM disables before placing a PLS in it (ccm-semantics §8
+		// "Subnet policy"); it never creates or deletes one.
+		return ownership{managed: true}
 	case KindARecord, KindVNetLink:
 		if zone, ok := o.parent(r); ok && r.Kind() == KindARecord {
 			return o.byClusterTag(zone)

@@ -11,8 +11,12 @@ import (
 // loopArgs are the settings of the README's main job: the example cluster
 // on a fresh emulator state in the test's directory.
 func loopArgs(c *cli, cmd string, extra ...string) []string {
+	return exampleArgs(c, "public-basic", cmd, extra...)
+}
+
+func exampleArgs(c *cli, example, cmd string, extra ...string) []string {
 	args := []string{"--settings", "../../examples/azsvc.yaml", cmd,
-		"-f", "../../examples/public-basic", "--state", filepath.Join(c.dir, "state.json")}
+		"-f", "../../examples/" + example, "--state", filepath.Join(c.dir, "state.json")}
 	return append(args, extra...)
 }
 
@@ -61,11 +65,18 @@ func TestApplyJSONEvents(t *testing.T) {
 }
 
 // TestSavedPlan applies a saved plan, and refuses (exit 5) one whose
-// resources changed after it was made.
+// resources changed after it was made. The pls example also updates an
+// existing subnet, so its If-Match must survive a new azsvc process.
 func TestSavedPlan(t *testing.T) {
+	for _, example := range []string{"public-basic", "pls"} {
+		t.Run(example, func(t *testing.T) { testSavedPlan(t, example) })
+	}
+}
+
+func testSavedPlan(t *testing.T, example string) {
 	c := newCLI(t)
 	saved := filepath.Join(c.dir, "plan.json")
-	if res := c.run(loopArgs(c, "plan", "--out", saved)...); res.code != exitOK {
+	if res := c.run(exampleArgs(c, example, "plan", "--out", saved)...); res.code != exitOK {
 		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
 	}
 	stale := filepath.Join(c.dir, "stale.json")

@@ -243,3 +243,38 @@ func TestPLSSharedFrontend(t *testing.T) {
 		t.Errorf("diagnostics = %+v, want %s", diags, CodePrivateLink)
 	}
 }
+
+// TestPLSSubnetPolicy covers §8 "Subnet policy": every PLS NAT subnet is
+// desired with only privateLinkServiceNetworkPolicies Disabled, in the VNet
+// resource group, once per subnet and serving every Service using it.
+func TestPLSSubnetPolicy(t *testing.T) {
+	pls := func(subnet string) map[string]string {
+		return map[string]string{"azure-load-balancer-internal": "true", "azure-pls-create": "true",
+			"azure-pls-ip-configuration-subnet": subnet}
+	}
+	cfg := testConfig(t, func(c *cluster.Config) { c.VnetResourceGroup = "net-rg" })
+	st := mustBuild(t, cfg, manifest("a", pls("pls-subnet"), tcp80),
+		manifest("b", pls("pls-subnet"), "  ports:\n  - {port: 81, nodePort: 30081}\n"),
+		manifest("c", map[string]string{"azure-load-balancer-internal": "true"}, "  ports:\n  - {port: 82, nodePort: 30082}\n"))
+	subnets := st.OfKind(plan.KindSubnet)
+	if len(subnets) != 1 {
+		t.Fatalf("subnets = %v, want only pls-subnet", names(st, plan.KindSubnet))
+	}
+	got := subnets[0]
+	wantID := "/subscriptions/sub/resourceGroups/net-rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/pls-subnet"
+	if got.ID.String() != wantID {
+		t.Errorf("subnet ID = %s, want %s", got.ID, wantID)
+	}
+	if d := cmp.Diff(map[string]any{"privateLinkServiceNetworkPolicies": "Disabled"}, got.Properties); d != "" {
+		t.Errorf("subnet properties (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"ns/a", "ns/b"}, got.Services); d != "" {
+		t.Errorf("subnet services (-want +got):\n%s", d)
+	}
+	for _, p := range st.OfKind(plan.KindPrivateLinkService) {
+		ipc := p.Properties["ipConfigurations"].([]any)[0].(map[string]any)["properties"].(map[string]any)
+		if id := ipc["subnet"].(map[string]any)["id"]; id != wantID {
+			t.Errorf("%s NAT subnet = %v, want the planned subnet %s", p.Name(), id, wantID)
+		}
+	}
+}

@@ -173,4 +173,18 @@ func (b *builder) placePLS(info *svcInfo, fe *plan.Resource) {
 	pls.AddService(info.key)
 	b.placed["pls-on|"+placeKey(fe.ID)] = pls
 	b.state.Put(pls)
+	b.plsSubnetPolicy(info.pls.subnet).AddService(info.key)
+}
+
+// plsSubnetPolicy is the PLS NAT subnet as azsvc wants it: only its private
+// link service network policy, which CCM disables with a subnet PUT before
+// it creates the PLS (ccm-semantics §8 "Subnet policy"). The diff keeps
+// every other field of the subnet as read.
+func (b *builder) plsSubnetPolicy(subnet string) *plan.Resource {
+	vnet := plan.NewID(b.sub, b.cfg.VnetRG(), plan.KindVirtualNetwork, b.cfg.VnetName)
+	return b.put(&plan.Resource{
+		ID:         plan.ChildID(vnet, plan.KindSubnet, subnet),
+		Properties: map[string]any{"privateLinkServiceNetworkPolicies": "Disabled"},
+		Owned:      true,
+	})
 }

@@ -48,6 +48,16 @@ var readOnly = map[plan.Kind]map[string]string{
 		"networkInterfaces":    "back-reference from associated NICs",
 		"flowLogs":             "back-reference",
 	},
+	// A subnet write carries every other field as read (azsvc owns only
+	// privateLinkServiceNetworkPolicies), so only server-filled ones go.
+	plan.KindSubnet: {
+		"ipConfigurations":        "back-reference from NIC and frontend ipconfigs in the subnet",
+		"ipConfigurationProfiles": "back-reference",
+		"privateEndpoints":        "back-reference from private endpoints in the subnet",
+		"purpose":                 "derived from delegations",
+		"resourceNavigationLinks": "back-reference from services using the subnet",
+		"serviceAssociationLinks": "back-reference from services injected into the subnet",
+	},
 	plan.KindPrivateLinkService: {
 		"networkInterfaces": "NICs the PLS creates for its NAT IPs",
 		// privateEndpointConnections is summarised, see summarizeConnections.

@@ -28,6 +28,15 @@ type ReadScope struct {
 	PrivateLinkGroups     []string
 	PrivateEndpointGroups []string
 	DNSZoneGroups         []string
+	// VirtualNetworks are the VNets whose subnets are read: the cluster's,
+	// holding the PLS NAT subnets whose network policy azsvc disables.
+	VirtualNetworks []VNetRef
+}
+
+// VNetRef names a virtual network.
+type VNetRef struct {
+	ResourceGroup string
+	Name          string
 }
 
 // Read lists every resource type in its resource groups and returns what it
@@ -61,6 +70,11 @@ func (p *Provider) Read(ctx context.Context, scope ReadScope) (*plan.State, erro
 			if err := s.list(ctx, rg); err != nil && !isGroupNotFound(err) {
 				return nil, err
 			}
+		}
+	}
+	for _, v := range uniqueVNets(scope.VirtualNetworks) {
+		if err := r.subnets(ctx, v); err != nil {
+			return nil, err
 		}
 	}
 	return r.state, nil
@@ -255,6 +269,43 @@ func (r *reader) privateZones(ctx context.Context, rg string) error {
 		}
 	}
 	return nil
+}
+
+// subnets lists the subnets of one VNet in one call (per page). A VNet or
+// resource group that does not exist reads as having no subnets: the plan
+// then reports the PLS subnet as not found, as CCM does.
+func (r *reader) subnets(ctx context.Context, v VNetRef) error {
+	what := "subnets of virtual network " + v.Name + " in " + v.ResourceGroup
+	pager := r.c.network.NewSubnetsClient().NewListPager(v.ResourceGroup, v.Name, nil)
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		if isNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return wrapError("list "+what, err, false)
+		}
+		for _, sn := range page.Value {
+			if err := r.add(sn); err != nil {
+				return fmt.Errorf("list %s: %w", what, err)
+			}
+		}
+	}
+	return nil
+}
+
+// uniqueVNets drops unnamed and case-insensitively repeated VNets.
+func uniqueVNets(vnets []VNetRef) []VNetRef {
+	seen := map[string]bool{}
+	var out []VNetRef
+	for _, v := range vnets {
+		k := strings.ToLower(v.ResourceGroup + "/" + v.Name)
+		if v.ResourceGroup != "" && v.Name != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func isGroupNotFound(err error) bool {

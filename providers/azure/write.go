@@ -92,6 +92,14 @@ func (w *writer) put(ctx context.Context, body []byte) ([]byte, error) {
 	case plan.KindPrivateLinkService:
 		return putLRO(ctx, w, body, net.NewPrivateLinkServicesClient().BeginCreateOrUpdate, rg, name,
 			func(r armnetwork.PrivateLinkServicesClientCreateOrUpdateResponse) any { return r.PrivateLinkService })
+	case plan.KindSubnet:
+		// The body is the subnet as read with one field changed (plan's
+		// merge): a subnet PUT replaces every property it omits.
+		begin := func(ctx context.Context, rg, subnet string, v armnetwork.Subnet, o *armnetwork.SubnetsClientBeginCreateOrUpdateOptions) (*runtime.Poller[armnetwork.SubnetsClientCreateOrUpdateResponse], error) {
+			return net.NewSubnetsClient().BeginCreateOrUpdate(ctx, rg, w.id.Names[0], subnet, v, o)
+		}
+		return putLRO(ctx, w, body, begin, rg, name,
+			func(r armnetwork.SubnetsClientCreateOrUpdateResponse) any { return r.Subnet })
 	case plan.KindPrivateEndpoint:
 		var pe armnetwork.PrivateEndpoint
 		raw, err := putLRO(ctx, w, body, net.NewPrivateEndpointsClient().BeginCreateOrUpdate, rg, name,
@@ -185,6 +193,8 @@ func (w *writer) delete(ctx context.Context) error {
 			return dns.NewVirtualNetworkLinksClient().BeginDelete(ctx, rg, w.id.Names[0], link, o)
 		}
 		return deleteLRO(ctx, w, begin, rg, name)
+	case plan.KindSubnet:
+		return fmt.Errorf("%s: azsvc never deletes subnets (ccm-semantics §8 \"Subnet policy\")", w.op)
 	case plan.KindARecord:
 		_, err := dns.NewRecordSetsClient().Delete(w.firstRequest(ctx), rg, w.id.Names[0], armprivatedns.RecordTypeA, name, nil)
 		if err != nil {

@@ -186,7 +186,7 @@ func (m *markdown) top() string {
 	h := m.in.Header
 	fmt.Fprintf(&b, "<!-- azsvc:plan v1 cluster=%s rg=%s target=%s plan_id=%s -->\n", markerValue(h.Cluster), markerValue(h.ResourceGroup), markerValue(h.Target), markerValue(m.in.PlanID))
 	fmt.Fprintf(&b, "### azsvc plan: %s / %s %s\n\n", orDash(h.Cluster), orDash(h.ResourceGroup), m.status())
-	fmt.Fprintf(&b, "**%s**\n", m.summary.Line())
+	fmt.Fprintf(&b, "**%s**\n", m.summary.line("below"))
 	if len(m.groups) == 0 {
 		return b.String()
 	}
@@ -206,6 +206,8 @@ func (m *markdown) status() string {
 		return "⚠️ disruptive"
 	case m.summary.HasChanges:
 		return "📝 changes"
+	case m.summary.Blocked > 0:
+		return "⛔ blocked"
 	}
 	return "✅ no changes"
 }
@@ -250,7 +252,7 @@ func (m *markdown) findings() string {
 		}
 	}
 	if p := m.in.Plan; len(p.Blocked) > 0 {
-		b.WriteString("\n#### Blocked by ownership\n\n")
+		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {
 			fmt.Fprintf(&b, "- `%s`: %s\n", x.Address, escapeText(x.Reason))
 		}

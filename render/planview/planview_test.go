@@ -80,6 +80,19 @@ func scenarios(t *testing.T) map[string]Input {
 	observeLB(observed)
 	add(desired, observed, w, true)
 	out["empty"] = Input{Plan: mustDiff(t, desired, observed, scopeFor(w)), Header: header()}
+
+	// Nothing can change, but two desired resources are blocked: one by
+	// ownership, one because its subnet does not exist.
+	desired, observed = newWorld()
+	observeLB(observed)
+	add(desired, observed, w, true)
+	observed.Put(&plan.Resource{ID: blocked, Location: "eastus", Properties: map[string]any{"ipAddress": "52.0.0.1"}})
+	desired.Put(&plan.Resource{ID: blocked, Location: "eastus", Services: []string{"web/other"}, Tags: map[string]string{"k8s-azure-service": "web/other"}})
+	vnet := plan.NewID(sub, rg, plan.KindVirtualNetwork, "vnet")
+	desired.Put(&plan.Resource{ID: plan.ChildID(vnet, plan.KindSubnet, "pls-subnet"), Services: []string{"web/frontend"},
+		Properties: map[string]any{"privateLinkServiceNetworkPolicies": "Disabled"}})
+	out["blocked"] = Input{Plan: mustDiff(t, desired, observed, scopeFor(w, svcSpec{name: "web/other", prefix: "a9999999999999999999999999999999"})),
+		Header: header()}
 	return out
 }
 

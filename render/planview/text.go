@@ -112,7 +112,7 @@ func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
 	if len(blocked) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Blocked by ownership (azsvc will not do these):"))
+	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Blocked (azsvc will not do these):"))
 	for _, b := range blocked {
 		fmt.Fprintf(w, "  ! %s: %s\n", b.Address, b.Reason)
 	}

@@ -43,19 +43,23 @@ type Input struct {
 
 // Summary counts a plan's changes (ux-anchors §8.3 "summary").
 type Summary struct {
-	Create     int  `json:"create"`
-	Update     int  `json:"update"`
-	Replace    int  `json:"replace"`
-	Delete     int  `json:"delete"`
-	Adopt      int  `json:"adopt"`
-	NoOp       int  `json:"no_op"`
-	Disruptive int  `json:"disruptive"`
+	Create     int `json:"create"`
+	Update     int `json:"update"`
+	Replace    int `json:"replace"`
+	Delete     int `json:"delete"`
+	Adopt      int `json:"adopt"`
+	NoOp       int `json:"no_op"`
+	Disruptive int `json:"disruptive"`
+	// Blocked counts the changes azsvc will not make (plan.Plan.Blocked):
+	// ownership conflicts and desired resources that cannot be planned,
+	// such as a pinned IP or a PLS subnet that does not exist.
+	Blocked    int  `json:"blocked"`
 	HasChanges bool `json:"has_changes"`
 }
 
 // Summarize counts the changes of p; a replace counts once, as a replace.
 func Summarize(p *plan.Plan) Summary {
-	s := Summary{NoOp: p.NoOp}
+	s := Summary{NoOp: p.NoOp, Blocked: len(p.Blocked)}
 	for _, c := range p.Changes {
 		s.add(c)
 	}
@@ -81,9 +85,19 @@ func (s *Summary) add(c *plan.Change) {
 	}
 }
 
-// Line is the summary sentence, e.g. "Plan: 2 to create, 1 to update, 0 to
-// replace, 1 to delete." with adopt and disruptive counts when non-zero.
-func (s Summary) Line() string {
+// Line is the summary sentence of the text plan, which lists blocked
+// entries above it.
+func (s Summary) Line() string { return s.line("above") }
+
+// line is the summary sentence, e.g. "Plan: 2 to create, 1 to update, 0 to
+// replace, 1 to delete." with adopt, disruptive and blocked counts when
+// non-zero. where says where the renderer lists the blocked entries: a plan
+// with nothing to do but blocked entries must not claim that Azure matches
+// the Services.
+func (s Summary) line(where string) string {
+	if !s.HasChanges && s.Blocked > 0 {
+		return fmt.Sprintf("No changes can be made: %d blocked (see %s).", s.Blocked, where)
+	}
 	if !s.HasChanges {
 		return "No changes. Azure networking matches the Services."
 	}
@@ -94,6 +108,9 @@ func (s Summary) Line() string {
 	line += "."
 	if s.Disruptive > 0 {
 		line += fmt.Sprintf(" %d disruptive.", s.Disruptive)
+	}
+	if s.Blocked > 0 {
+		line += fmt.Sprintf(" %d blocked (see %s).", s.Blocked, where)
 	}
 	return line
 }

@@ -37,6 +37,8 @@ func TestSummaryLine(t *testing.T) {
 		{Summary{}, "No changes. Azure networking matches the Services."},
 		{Summary{HasChanges: true, Create: 2, Update: 1, Replace: 1}, "Plan: 2 to create, 1 to update, 1 to replace, 0 to delete."},
 		{Summary{HasChanges: true, Delete: 1, Adopt: 1, Disruptive: 1}, "Plan: 0 to create, 0 to update, 0 to replace, 1 to delete, 1 to adopt. 1 disruptive."},
+		{Summary{Blocked: 2, NoOp: 5}, "No changes can be made: 2 blocked (see above)."},
+		{Summary{HasChanges: true, Create: 1, Blocked: 1}, "Plan: 1 to create, 0 to update, 0 to replace, 0 to delete. 1 blocked (see above)."},
 	}
 	for _, tt := range tests {
 		if got := tt.s.Line(); got != tt.want {

@@ -56,8 +56,28 @@ func (e *Emulator) seedOne(body obj) error {
 	if getStr(body, "etag") == "" {
 		body["etag"] = k.etag(&tx{etag: weakETag()})
 	}
+	fillSeededChildIDs(id, body)
 	e.store.put(key(id), newEntry(k.armType, body))
 	return nil
+}
+
+// fillSeededChildIDs gives named inline children (subnets, frontends,
+// security rules, ...) the ID ARM would show, when a hand-written seed
+// body leaves it out: every ARM client expects a child's id.
+func fillSeededChildIDs(id string, body obj) {
+	for prop, v := range props(body) {
+		items, ok := v.([]any)
+		if !ok {
+			continue
+		}
+		for _, item := range items {
+			child, ok := item.(obj)
+			if !ok || getStr(child, "id") != "" || getStr(child, "name") == "" {
+				continue
+			}
+			child["id"] = id + "/" + prop + "/" + getStr(child, "name")
+		}
+	}
 }
 
 func (e *Emulator) putRG(a *address, location string, body obj) {
@@ -110,15 +130,22 @@ func (e *Emulator) EnsureBaseline(sub, rg, location, vnet, vnetCIDR string, subn
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	added := false
 	for _, n := range names {
 		if findChild(body, "subnets", n) != nil {
 			continue
 		}
+		added = true
 		sp := obj{"addressPrefix": subnets[n]}
 		if nsgID != "" {
 			sp["networkSecurityGroup"] = ref(nsgID)
 		}
 		items = append(items, obj{"name": n, "properties": sp})
+	}
+	if e.store.get(key(vnetID)) != nil && !added {
+		// Rewriting an unchanged VNet would renew every subnet's etag and
+		// make saved plans look stale.
+		return e.saveLocked()
 	}
 	setObjs(p, "subnets", items)
 	if err := e.writeInternal(vnetID, body); err != nil {

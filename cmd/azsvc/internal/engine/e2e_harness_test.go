@@ -86,8 +86,9 @@ func mustInputs(t testing.TB, cfg *cluster.Config, data []byte, prune bool) *Inp
 	return in
 }
 
-// plsSubnet is where generated PLS place their NAT IPs; it is seeded with
-// PLS network policies disabled, as ARM requires (the emulator's pls.go).
+// plsSubnet is where generated PLS place their NAT IPs. It is seeded as ARM
+// creates subnets, with PLS network policies enabled: azsvc plans disabling
+// them before the first PLS, as CCM does (ccm-semantics §8 "Subnet policy").
 const plsSubnet = "pls-subnet"
 
 // vnetSeed is the cluster VNet with the node subnet and the PLS subnet.
@@ -99,7 +100,7 @@ func vnetSeed(cfg *cluster.Config) string {
   "addressSpace": {"addressPrefixes": [%q]},
   "subnets": [
     {"name": %q, "properties": {"addressPrefix": %q, "networkSecurityGroup": {"id": %q}}},
-    {"name": %q, "properties": {"addressPrefix": "10.225.1.0/24", "privateLinkServiceNetworkPolicies": "Disabled"}}
+    {"name": %q, "properties": {"addressPrefix": "10.225.1.0/24"}}
   ]}}`, base+"virtualNetworks/"+cfg.VnetName, cfg.Location, baselineVNetCIDR,
 		cfg.SubnetName, baselineNodeSubnet, nsg, plsSubnet)
 }

@@ -10,12 +10,13 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
-	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 // newExampleTarget opens an in-memory emulator seeded with the BYO public
-// IPs the examples name and the cluster's private link subnets.
+// IPs the examples name; the engine's baseline adds the VNet and the subnets
+// the Services name, with ARM's defaults (PLS network policies Enabled:
+// azsvc plans disabling them, as CCM does).
 func newExampleTarget(t testing.TB, in *Inputs, opts emulator.Options) *Target {
 	t.Helper()
 	emu, err := emulator.Open(opts)
@@ -27,7 +28,7 @@ func newExampleTarget(t testing.TB, in *Inputs, opts emulator.Options) *Target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := emu.Seed(append(resourceGroups(t, in), seed, plsSubnets(t, in))...); err != nil {
+	if err := emu.Seed(append(resourceGroups(t, in), seed)...); err != nil {
 		t.Fatal(err)
 	}
 	tg, err := EmulatorTarget(emu, in, "test emulator")
@@ -62,41 +63,6 @@ func resourceGroups(t testing.TB, in *Inputs) [][]byte {
 		out = append(out, body)
 	}
 	return out
-}
-
-// plsSubnets is the cluster VNet with the private link NAT subnets the
-// Services name, with privateLinkServiceNetworkPolicies Disabled. CCM
-// disables the policy with a subnet PUT before it creates a PLS
-// (ccm-semantics §8 "Subnet policy"); azsvc does not plan subnets, and the
-// emulator's baseline creates them with the policy Enabled, so ARM would
-// refuse the PLS (arm-rules §2.x, the emulator's pls.go). The rest of the
-// VNet is left to EnsureBaseline, which adds the missing subnets.
-func plsSubnets(t testing.TB, in *Inputs) []byte {
-	t.Helper()
-	cfg := in.Config
-	cidrs := baselineSubnets(cfg, in.Service.Services)
-	names := map[string]bool{}
-	for _, s := range in.Service.Services {
-		if v, ok := s.Annotation(service.AnnPLSIPConfigurationSubnet); ok && v != "" {
-			names[v] = true
-		}
-	}
-	var subnets []any
-	for _, n := range sortedSet(names) {
-		subnets = append(subnets, map[string]any{"name": n, "properties": map[string]any{
-			"addressPrefix": cidrs[n], "privateLinkServiceNetworkPolicies": "Disabled",
-		}})
-	}
-	body, err := json.Marshal(map[string]any{
-		"id": "/subscriptions/" + cfg.SubscriptionForIDs() + "/resourceGroups/" + cfg.ResourceGroup +
-			"/providers/Microsoft.Network/virtualNetworks/" + cfg.VnetName,
-		"location":   cfg.Location,
-		"properties": map[string]any{"addressSpace": map[string]any{"addressPrefixes": []any{baselineVNetCIDR}}, "subnets": subnets},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return body
 }
 
 func sortedSet(m map[string]bool) []string {

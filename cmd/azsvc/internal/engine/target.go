@@ -151,6 +151,9 @@ func readScope(in *Inputs) azure.ReadScope {
 		PrivateLinkGroups:     pls,
 		PrivateEndpointGroups: []string{cfg.ResourceGroup},
 		DNSZoneGroups:         []string{cfg.ResourceGroup},
+		// The cluster VNet's subnets: a PLS NAT subnet's network policy is
+		// planned like any resource (ccm-semantics §8 "Subnet policy").
+		VirtualNetworks: []azure.VNetRef{{ResourceGroup: cfg.VnetRG(), Name: cfg.VnetName}},
 	}
 }
 

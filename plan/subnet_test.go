@@ -1,0 +1,186 @@
+package plan
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The PLS NAT subnet (ccm-semantics §8 "Subnet policy"): azsvc owns only
+// its privateLinkServiceNetworkPolicies field.
+
+var svcP = svc{name: "web/p", uid: uid(4), ports: []int{443}, internal: true, pls: true}
+
+// tPLSSubnet is where svcP's PLS places its NAT IPs; its frontend is in
+// tSubnet.
+const tPLSSubnet = "/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet/subnets/pls"
+
+func subnetKey() Key { return KeyOf(tPLSSubnet) }
+
+// plsWorld is world(svcP) with the PLS NAT IPs in tPLSSubnet.
+func plsWorld() *State {
+	st := world(svcP)
+	for _, p := range st.OfKind(KindPrivateLinkService) {
+		for _, ipc := range p.Properties["ipConfigurations"].([]any) {
+			ipc.(map[string]any)["properties"].(map[string]any)["subnet"] = map[string]any{"id": tPLSSubnet}
+		}
+	}
+	return st
+}
+
+// withPLSSubnet adds the desired NAT subnet, as plan/desired builds it.
+func withPLSSubnet(st *State) *State {
+	id, err := ParseID(tPLSSubnet)
+	if err != nil {
+		panic(err)
+	}
+	st.Put(&Resource{ID: id, Properties: map[string]any{"privateLinkServiceNetworkPolicies": "Disabled"},
+		Services: []string{svcP.name}, Owned: true})
+	return st
+}
+
+// observedSubnet is the subnet as Read returns it: every writable field.
+func observedSubnet(policy string) *Resource {
+	id, _ := ParseID(tPLSSubnet)
+	return &Resource{ID: id, Etag: `W/"subnet-1"`, Properties: map[string]any{
+		"addressPrefix":                     "10.0.0.0/16",
+		"networkSecurityGroup":              Ref(nsgID()),
+		"routeTable":                        map[string]any{"id": "/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/routeTables/rt"},
+		"serviceEndpoints":                  []any{map[string]any{"service": "Microsoft.Storage", "locations": []any{"*"}}},
+		"privateEndpointNetworkPolicies":    "Disabled",
+		"privateLinkServiceNetworkPolicies": policy,
+	}}
+}
+
+func TestSubnetAlreadyDisabledIsNoOp(t *testing.T) {
+	desired := withPLSSubnet(plsWorld())
+	observed := observe(plsWorld())
+	observed.Put(observedSubnet("Disabled"))
+	p := mustDiff(t, desired, observed, scopeOf(false, svcP))
+	if len(p.Steps) != 0 || len(p.Blocked) != 0 {
+		t.Fatalf("want no steps, got:\n%s\nblocked: %v", strings.Join(stepLines(p), "\n"), p.Blocked)
+	}
+	if p.NoOp != desired.Len() {
+		t.Errorf("NoOp = %d, want %d", p.NoOp, desired.Len())
+	}
+}
+
+func TestSubnetEnabledIsUpdatedKeepingEveryOtherField(t *testing.T) {
+	desired := withPLSSubnet(plsWorld())
+	observed := observe(plsWorld())
+	before := observedSubnet("Enabled")
+	observed.Put(before)
+	p := mustDiff(t, desired, observed, scopeOf(false, svcP))
+	want := []string{"put vnet/vnet/subnet/pls [update:vnet/vnet/subnet/pls]"}
+	if got := stepLines(p); !reflect.DeepEqual(got, want) {
+		t.Fatalf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	st := p.Steps[0]
+	if st.IfMatch != before.Etag {
+		t.Errorf("IfMatch = %q, want %q", st.IfMatch, before.Etag)
+	}
+	wantBody := observedSubnet("Disabled").Properties
+	if !reflect.DeepEqual(st.Body.Properties, wantBody) {
+		t.Errorf("body properties = %v\nwant %v", st.Body.Properties, wantBody)
+	}
+	if before.Properties["privateLinkServiceNetworkPolicies"] != "Enabled" {
+		t.Error("Diff modified the observed subnet")
+	}
+	c := st.Changes[0]
+	wantAttr := []AttributeChange{{Path: []string{"properties", "privateLinkServiceNetworkPolicies"}, Before: "Enabled", After: "Disabled"}}
+	if !reflect.DeepEqual(c.Attributes, wantAttr) {
+		t.Errorf("attributes = %+v, want %+v", c.Attributes, wantAttr)
+	}
+	if c.Reason != "service_added" || len(p.Drift) != 0 || c.Disruptive {
+		t.Errorf("reason %q, drift %d, disruptive %v: want a non-disruptive service_added update outside drift", c.Reason, len(p.Drift), c.Disruptive)
+	}
+}
+
+func TestSubnetUpdateRunsBeforePLSCreate(t *testing.T) {
+	desired := withPLSSubnet(plsWorld())
+	observed := NewState()
+	observed.Put(&Resource{ID: nsgID(), Location: "eastus", Etag: `W/"nsg"`})
+	observed.Put(observedSubnet("Enabled"))
+	p := mustDiff(t, desired, observed, scopeOf(false, svcP))
+	lines := stepLines(p)
+	sub := stepIndex(t, lines, "put vnet/vnet/subnet/pls")
+	pls := stepIndex(t, lines, "put pls/pls-"+svcP.prefix(), "create:")
+	if sub > pls {
+		t.Fatalf("want the subnet write before the PLS create, got:\n%s", strings.Join(lines, "\n"))
+	}
+	c := p.Steps[pls].Changes[0]
+	found := false
+	for _, k := range c.DependsOn {
+		found = found || k == subnetKey()
+	}
+	if !found {
+		t.Errorf("PLS DependsOn = %v, want the subnet", c.DependsOn)
+	}
+}
+
+func TestMissingSubnetBlocksThePLS(t *testing.T) {
+	desired := withPLSSubnet(plsWorld())
+	observed := NewState()
+	observed.Put(&Resource{ID: nsgID(), Location: "eastus", Etag: `W/"nsg"`})
+	p := mustDiff(t, desired, observed, scopeOf(false, svcP))
+	for _, st := range p.Steps {
+		if k := st.Target.Kind; k == KindSubnet || k == KindPrivateLinkService {
+			t.Errorf("planned %s %s for a subnet that does not exist", st.Op, st.Target.Address())
+		}
+	}
+	want := map[string]string{
+		"vnet/vnet/subnet/pls":     "subnet pls not found in vnet vnet (resource group rg)",
+		"pls/pls-" + svcP.prefix(): "depends on vnet/vnet/subnet/pls, which is blocked",
+	}
+	got := map[string]string{}
+	for _, b := range p.Blocked {
+		got[b.Address] = b.Reason
+		if !reflect.DeepEqual(b.Services, []string{svcP.name}) {
+			t.Errorf("%s services = %v", b.Address, b.Services)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("blocked = %v\nwant %v", got, want)
+	}
+}
+
+func TestSubnetIsNeverDeleted(t *testing.T) {
+	for _, prune := range []bool{false, true} {
+		observed := observe(plsWorld())
+		observed.Put(observedSubnet("Disabled"))
+		p := mustDiff(t, world(), observed, scopeOf(prune, svcP))
+		for _, c := range p.Changes {
+			if c.ID().Kind == KindSubnet {
+				t.Errorf("prune=%v: planned %v of the subnet", prune, c.Actions)
+			}
+		}
+		if stepIndexOf(p, "pls/pls-"+svcP.prefix()) < 0 {
+			t.Errorf("prune=%v: want the PLS of the removed Service deleted, got:\n%s", prune, strings.Join(stepLines(p), "\n"))
+		}
+	}
+}
+
+func stepIndexOf(p *Plan, addr string) int {
+	for i, st := range p.Steps {
+		if st.Target.Address() == addr {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestSubnetAddress(t *testing.T) {
+	id, err := ParseID(tSubnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.Kind != KindSubnet || id.Address() != "vnet/vnet/subnet/nodes" || id.String() != tSubnet {
+		t.Errorf("parsed %+v, address %s, string %s", id, id.Address(), id.String())
+	}
+	if p, _ := id.ParentID(); p.Kind != KindVirtualNetwork || p.Address() != "vnet/vnet" {
+		t.Errorf("parent = %+v", p)
+	}
+	if KindSubnet.Rank() >= KindPrivateLinkService.Rank() {
+		t.Error("a subnet must rank before the PLS that uses it")
+	}
+}
