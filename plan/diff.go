@@ -283,7 +283,9 @@ func diffResource(want, got *Resource) []AttributeChange {
 			out = append(out, AttributeChange{Path: []string{"tags", k}, Before: before, After: want.Tags[k]})
 		}
 	}
-	compareValue([]string{"properties"}, "properties", anyMapOrEmpty(want.Properties), anyMapOrEmpty(got.Properties), &out)
+	path := make([]string, 1, 8) // room for nested keys: compareValue appends to it
+	path[0] = "properties"
+	compareValue(path, "properties", anyMapOrEmpty(want.Properties), anyMapOrEmpty(got.Properties), &out)
 	return out
 }
 

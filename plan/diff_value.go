@@ -16,15 +16,20 @@ type AttributeChange struct {
 	ForcesReplacement bool     `json:"forces_replacement,omitempty"`
 }
 
-// caseInsensitive are the fields ARM compares without regard to case:
+// caseInsensitive reports the fields ARM compares without regard to case:
 // enum-like strings and resource IDs (arm-rules §1.2 "Compare IDs
-// case-insensitively").
-var caseInsensitive = map[string]bool{
-	"id": true, "protocol": true, "access": true, "direction": true,
-	"privateIPAllocationMethod": true, "publicIPAllocationMethod": true,
-	"privateIPAddressVersion": true, "publicIPAddressVersion": true,
-	"loadDistribution": true, "privateLinkServiceId": true, "location": true,
-	"name": true, "tier": true,
+// case-insensitively"). A switch, not a map: it runs for every compared
+// field.
+func caseInsensitive(field string) bool {
+	switch field {
+	case "id", "protocol", "access", "direction",
+		"privateIPAllocationMethod", "publicIPAllocationMethod",
+		"privateIPAddressVersion", "publicIPAddressVersion",
+		"loadDistribution", "privateLinkServiceId", "location",
+		"name", "tier":
+		return true
+	}
+	return false
 }
 
 // compareValue appends to out every difference between want (desired) and
@@ -45,8 +50,16 @@ func compareValue(path []string, key string, want, got any, out *[]AttributeChan
 			*out = append(*out, AttributeChange{Path: clonePath(path), Before: got, After: want})
 			return
 		}
-		for _, k := range sortedKeys(w) {
-			compareValue(append(path, k), k, w[k], g[k], out)
+		// Visiting keys in map order and sorting only the differences found
+		// (stably, by the key at this depth) gives the sorted-key order
+		// without sorting the keys of every equal map.
+		start := len(*out)
+		for k, x := range w {
+			compareValue(append(path, k), k, x, g[k], out)
+		}
+		if found := (*out)[start:]; len(found) > 1 {
+			depth := len(path)
+			sort.SliceStable(found, func(i, j int) bool { return found[i].Path[depth] < found[j].Path[depth] })
 		}
 	case []any:
 		if !equalList(key, w, got) {
@@ -105,7 +118,7 @@ func scalarStrings(key string, l []any) []string {
 			continue
 		}
 		s := fmt.Sprint(v)
-		if caseInsensitive[key] {
+		if caseInsensitive(key) {
 			s = strings.ToLower(s)
 		}
 		out[i] = s
@@ -122,7 +135,7 @@ func equalScalar(key string, want, got any) bool {
 	ws, wok := want.(string)
 	gs, gok := got.(string)
 	if wok && gok {
-		if caseInsensitive[key] {
+		if caseInsensitive(key) {
 			return strings.EqualFold(ws, gs)
 		}
 		return ws == gs

@@ -27,12 +27,8 @@ func (id ID) Name() string { return id.Names[len(id.Names)-1] }
 // String renders the canonical ARM ID. It is on the hot path of desired-state
 // building (every reference), so it concatenates instead of formatting.
 func (id ID) String() string {
-	n := 80 + len(id.Subscription) + len(id.ResourceGroup)
-	for _, name := range id.Names {
-		n += len(name) + 1
-	}
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(id.stringLen())
 	b.WriteString("/subscriptions/")
 	b.WriteString(id.Subscription)
 	b.WriteString("/resourceGroups/")
@@ -50,8 +46,58 @@ func (id ID) String() string {
 	return b.String()
 }
 
-// Key is the normalised key of the ID.
-func (id ID) Key() Key { return KeyOf(id.String()) }
+// stringLen is the length of String() for an ASCII ID, so that one
+// allocation holds it.
+func (id ID) stringLen() int {
+	n := len("/subscriptions//resourceGroups//providers/Microsoft.Network/") + len(id.Subscription) + len(id.ResourceGroup)
+	if p := id.Kind.Parent(); p != "" {
+		n += len(p.Segment()) + 2
+	}
+	n += len(id.Kind.Segment()) + 1
+	for _, name := range id.Names {
+		n += len(name)
+	}
+	return n
+}
+
+// Key is the normalised key of the ID: KeyOf(id.String()), built in one
+// pass and one allocation for ASCII IDs, because diff and ordering compute
+// keys for every resource at 10,000 Services.
+func (id ID) Key() Key {
+	p := id.Kind.Parent()
+	var b strings.Builder
+	b.Grow(id.stringLen())
+	ok := writeLower(&b, "/subscriptions/") && writeLower(&b, id.Subscription) &&
+		writeLower(&b, "/resourcegroups/") && writeLower(&b, id.ResourceGroup) &&
+		writeLower(&b, "/providers/microsoft.network/")
+	if ok && p != "" {
+		ok = writeLower(&b, p.Segment()) && writeLower(&b, "/") && writeLower(&b, id.Names[0]) && writeLower(&b, "/")
+	}
+	ok = ok && writeLower(&b, id.Kind.Segment()) && writeLower(&b, "/") && writeLower(&b, id.Name())
+	if !ok {
+		return KeyOf(id.String()) // non-ASCII: strings.ToLower's Unicode rules
+	}
+	return Key(strings.TrimSuffix(b.String(), "/"))
+}
+
+// writeLower appends s lower-cased; false (and a partial write) when s is
+// not ASCII. Runs without capitals are copied whole.
+func writeLower(b *strings.Builder, s string) bool {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return false
+		}
+		if 'A' <= c && c <= 'Z' {
+			b.WriteString(s[start:i])
+			b.WriteByte(c + 'a' - 'A')
+			start = i + 1
+		}
+	}
+	b.WriteString(s[start:])
+	return true
+}
 
 // ParentID returns the ID of the parent resource of a child ID.
 func (id ID) ParentID() (ID, bool) {

@@ -45,3 +45,17 @@ func TestReferences(t *testing.T) {
 		t.Errorf("References() = %v", got)
 	}
 }
+
+func TestIDKeyIsKeyOfString(t *testing.T) {
+	ids := []ID{
+		NewID("SUB-1", "My-RG", KindLoadBalancer, "Kubernetes-Internal"),
+		ChildID(NewID("sub", "rg", KindLoadBalancer, "kubernetes"), KindProbe, "A1B2-TCP-80"),
+		NewID("sub", "rg", KindPublicIP, "pip-Ünïcode-İ"),
+		NewID("sub", "rg", KindPublicIP, "trailing/"),
+	}
+	for _, id := range ids {
+		if got, want := id.Key(), KeyOf(id.String()); got != want {
+			t.Errorf("%v.Key() = %q, want %q", id, got, want)
+		}
+	}
+}

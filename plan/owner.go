@@ -156,10 +156,11 @@ func (o *owners) parentManaged(r *Resource) bool {
 // (ccm-semantics §2.4 serviceOwnsRule / serviceOwnsFrontendIP). Prefixes
 // never contain '-', so the first dash-separated token is the candidate.
 func (o *owners) serviceOfName(name string) (svc string, ccmShaped bool) {
-	token := strings.ToLower(name)
+	token := name
 	if i := strings.IndexByte(token, '-'); i >= 0 {
 		token = token[:i]
 	}
+	token = strings.ToLower(token) // after the cut: a hex prefix needs no copy
 	if s, ok := o.byPrefix[token]; ok {
 		return s, true
 	}

@@ -11,6 +11,10 @@ type State struct {
 // NewState returns an empty state.
 func NewState() *State { return &State{resources: map[Key]*Resource{}} }
 
+// NewStateSize returns an empty state with room for n resources, so that
+// building a large state does not grow its index step by step.
+func NewStateSize(n int) *State { return &State{resources: make(map[Key]*Resource, n)} }
+
 // Put adds or replaces r.
 func (s *State) Put(r *Resource) { s.resources[r.Key()] = r }
 
@@ -25,12 +29,11 @@ func (s *State) Len() int { return len(s.resources) }
 
 // Resources returns every resource sorted by kind rank, then key.
 func (s *State) Resources() []*Resource {
-	out := make([]*Resource, 0, len(s.resources))
-	for _, r := range s.resources {
-		out = append(out, r)
+	es := make([]rankedResource, 0, len(s.resources))
+	for k, r := range s.resources {
+		es = append(es, rankedResource{rank: r.Kind().Rank(), key: k, r: r})
 	}
-	SortResources(out)
-	return out
+	return sortRanked(es, make([]*Resource, 0, len(es)))
 }
 
 // Children returns the resources whose parent is the resource with key parent,
@@ -59,12 +62,33 @@ func (s *State) OfKind(k Kind) []*Resource {
 }
 
 // SortResources sorts by kind rank, then key: the deterministic order used
-// everywhere a tie must be broken.
+// everywhere a tie must be broken. Rank and key are computed once per
+// resource, not in the comparator: rendering keys dominated large plans.
 func SortResources(rs []*Resource) {
-	sort.Slice(rs, func(i, j int) bool {
-		if ri, rj := rs[i].Kind().Rank(), rs[j].Kind().Rank(); ri != rj {
-			return ri < rj
+	es := make([]rankedResource, len(rs))
+	for i, r := range rs {
+		es[i] = rankedResource{rank: r.Kind().Rank(), key: r.Key(), r: r}
+	}
+	sortRanked(es, rs[:0])
+}
+
+type rankedResource struct {
+	rank int
+	key  Key
+	r    *Resource
+}
+
+// sortRanked sorts es stably by rank, then key, and appends the resources
+// to out in that order.
+func sortRanked(es []rankedResource, out []*Resource) []*Resource {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].rank != es[j].rank {
+			return es[i].rank < es[j].rank
 		}
-		return rs[i].Key() < rs[j].Key()
+		return es[i].key < es[j].key
 	})
+	for _, e := range es {
+		out = append(out, e.r)
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package desired
 import (
 	"net/netip"
 	"sort"
-	"strings"
 
 	"github.com/azsvc/azsvc/plan/service"
 )
@@ -23,32 +22,25 @@ type access struct {
 func analyzeAccess(r *refusal, s *service.Service) access {
 	var a access
 	var bad []string
-	a.sourceRanges, a.invalid = parsePrefixes(s.Spec.LoadBalancerSourceRanges)
-	var rawB []string
-	rawB = append(rawB, annList(s, service.AnnAllowedIPRanges, ",")...)
-	rawB = append(rawB, annList(s, service.AnnLoadBalancerSourceRanges, ",")...)
-	a.allowedRanges, bad = parsePrefixes(rawB)
+	a.sourceRanges, a.invalid = s.SourceRanges()
+	a.allowedRanges, bad = s.AllowedIPRanges()
 	a.invalid = append(a.invalid, bad...)
 	if len(a.sourceRanges) > 0 && len(a.allowedRanges) > 0 {
 		r.add(CodeSourceRanges, "spec.loadBalancerSourceRanges", "keep one of the two; merge the ranges into it",
 			"cannot set both spec.LoadBalancerSourceRanges and service annotation %s", service.AnnAllowedIPRanges)
 	}
-	a.tags = annList(s, service.AnnAllowedServiceTags, ",")
+	a.tags = s.AllowedServiceTags()
 	if allowFromInternet(a, s.InternalForNSG()) && !allowsAll(a.sourceRanges) && !allowsAll(a.allowedRanges) {
 		a.tags = append(a.tags, serviceTagInternet)
 	}
 	ranged := len(a.sourceRanges) > 0 || len(a.allowedRanges) > 0
 	a.denyAll = (s.Bool(service.AnnDenyAllExceptSourceRanges) && ranged) || len(a.invalid) > 0
 	a.disabled = s.Bool(service.AnnDisableNSGRule)
-	for _, v := range annList(s, service.AnnAdditionalPublicIPs, ",") {
-		addr, err := netip.ParseAddr(v)
-		if err != nil {
-			r.add(CodeAdditionalIPs, annField(service.AnnAdditionalPublicIPs), "list IP addresses separated by commas",
-				"invalid service annotation %s:%s: %v", service.AnnAdditionalPublicIPs, s.Annotations[service.AnnAdditionalPublicIPs], err)
-			continue
-		}
-		a.additional = append(a.additional, addr)
+	additional, err := s.AdditionalPublicIPs()
+	if err != nil {
+		r.add(CodeAdditionalIPs, annField(service.AnnAdditionalPublicIPs), "list IP addresses separated by commas", "%v", err)
 	}
+	a.additional = additional
 	return a
 }
 
@@ -72,24 +64,6 @@ func allowsAll(ps []netip.Prefix) bool {
 		}
 	}
 	return false
-}
-
-// parsePrefixes keeps masked CIDRs; "10.0.0.1/24" is invalid
-// (iputil.ParsePrefix).
-func parsePrefixes(raw []string) (valid []netip.Prefix, invalid []string) {
-	for _, v := range raw {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
-		}
-		p, err := netip.ParsePrefix(v)
-		if err != nil || p.Masked() != p {
-			invalid = append(invalid, v)
-			continue
-		}
-		valid = append(valid, p)
-	}
-	return valid, invalid
 }
 
 // rangesOf returns the aggregated ranges of family f as sorted strings:

@@ -35,14 +35,27 @@ type builder struct {
 	// placed indexes LBs, pools and probes by placeKey: rendering ARM IDs
 	// into keys dominates Build's cost at 10,000 Services, so lookups of
 	// resources the builder made itself avoid it.
-	placed map[string]*plan.Resource
+	placed map[placeID]*plan.Resource
+	// nodePools caches nodePool keys by LB and family.
+	nodePools map[placeID]plan.Key
 }
 
-// placeKey identifies a resource the builder created: kind and names.
-func placeKey(id plan.ID) string {
-	k := string(id.Kind)
-	for _, n := range id.Names {
-		k += "|" + n
+const resourcesPerService = 6
+
+// placeID identifies a resource the builder created: kind and names (one
+// or two), compared without rendering a string. onFrontend marks the PLS
+// placed on a frontend, which shares the frontend's names.
+type placeID struct {
+	kind       plan.Kind
+	onFrontend bool
+	parent     string
+	name       string
+}
+
+func placeKey(id plan.ID) placeID {
+	k := placeID{kind: id.Kind, name: id.Name()}
+	if len(id.Names) > 1 {
+		k.parent = id.Names[0]
 	}
 	return k
 }
@@ -66,18 +79,21 @@ func (b *builder) put(r *plan.Resource) *plan.Resource {
 // that do not want a load balancer (other types, a loadBalancerClass) are
 // skipped silently. cfg must have passed Validate.
 func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scope, []service.Diagnostic) {
+	// A Service makes about six resources (frontend, PIP, rules and probes
+	// of two ports); sizing the indexes up front avoids rehashing them.
 	b := &builder{
 		cfg:       cfg,
 		sub:       cfg.SubscriptionForIDs(),
-		state:     plan.NewState(),
+		state:     plan.NewStateSize(resourcesPerService * len(svcs)),
 		scope:     plan.Scope{Cluster: cfg.ClusterName},
 		frontends: map[string]*frontendEntry{},
 		nsgRules:  map[string]*nsgRule{},
 		ruleCount: map[string]int{},
 		vmSetLBs:  map[string]string{},
-		placed:    map[string]*plan.Resource{},
+		placed:    make(map[placeID]*plan.Resource, resourcesPerService*len(svcs)),
+		nodePools: map[placeID]plan.Key{},
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(svcs))
 	for _, s := range sortedServices(svcs) {
 		if !wantsLoadBalancer(s) || seen[s.Key()] {
 			continue
@@ -101,13 +117,21 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 // sortedServices orders by namespace/name so that the first Service of a
 // shared frontend, which names it, does not depend on file order.
 func sortedServices(svcs []*service.Service) []*service.Service {
-	out := make([]*service.Service, 0, len(svcs))
+	type keyed struct {
+		key string
+		svc *service.Service
+	}
+	ks := make([]keyed, 0, len(svcs))
 	for _, s := range svcs {
 		if s != nil && s.Service != nil {
-			out = append(out, s)
+			ks = append(ks, keyed{s.Key(), s}) // once each, not in the comparator
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	out := make([]*service.Service, len(ks))
+	for i, k := range ks {
+		out[i] = k.svc
+	}
 	return out
 }
 
@@ -162,16 +186,22 @@ func (b *builder) nodePool(lbID plan.ID, f family) plan.Key {
 	if f == ipv6 {
 		name += ipv6Suffix
 	}
-	return plan.ChildID(lbID, plan.KindBackendPool, name).Key()
+	pk := placeID{kind: plan.KindBackendPool, parent: lbID.Name(), name: name}
+	if k, ok := b.nodePools[pk]; ok {
+		return k
+	}
+	k := plan.ChildID(lbID, plan.KindBackendPool, name).Key()
+	b.nodePools[pk] = k
+	return k
 }
 
 func serviceRef(info *svcInfo) plan.ServiceRef {
 	ref := plan.ServiceRef{Name: info.key, Prefix: info.prefix}
 	for _, f := range info.families {
-		if ip := info.pinned[f]; ip != "" {
+		if ip := info.pinned.of(f); ip != "" {
 			ref.PinnedIPs = append(ref.PinnedIPs, ip)
 		}
-		if n := info.pipName[f]; n != "" && !contains(ref.PIPNames, n) {
+		if n := info.pipName.of(f); n != "" && !contains(ref.PIPNames, n) {
 			ref.PIPNames = append(ref.PIPNames, n)
 		}
 	}

@@ -32,7 +32,7 @@ type frontendEntry struct {
 func (b *builder) chooseFrontend(info *svcInfo, lbID plan.ID, lbKey plan.Key, f family) frontendChoice {
 	name := FrontendName(info.prefix, info.subnet, info.dualStack, info.isV6(f))
 	c := frontendChoice{family: f, id: plan.ChildID(lbID, plan.KindFrontend, name)}
-	pinned := info.pinned[f]
+	pinned := info.pinned.of(f)
 	switch {
 	case info.internal:
 		c.props = map[string]any{
@@ -47,8 +47,8 @@ func (b *builder) chooseFrontend(info *svcInfo, lbID plan.ID, lbKey plan.Key, f 
 			c.props["privateIPAllocationMethod"], c.props["privateIPAddress"] = "Dynamic", plan.Unknown
 		}
 		c.zones = b.zones()
-	case info.pipName[f] != "":
-		id := plan.NewID(b.sub, info.pipRG, plan.KindPublicIP, info.pipName[f])
+	case info.pipName.of(f) != "":
+		id := plan.NewID(b.sub, info.pipRG, plan.KindPublicIP, info.pipName.of(f))
 		c.key, c.pipKey = "pip:"+string(id.Key()), id.Key()
 		c.props = map[string]any{"publicIPAddress": plan.Ref(id)}
 	case pinned != "":

@@ -65,19 +65,20 @@ func (b *builder) managedLBNames() []string {
 }
 
 // basicLBName follows azure-load-balancer-mode on basic SKU: a named VM set
-// other than the primary one gets its own LB. "__auto__" picks the LB with
-// the fewest rules among the VM sets, which azsvc cannot see offline: it
-// uses the primary LB.
+// other than the primary one gets its own LB. "__auto__", and a list of
+// several VM sets, pick the LB with the fewest rules among the VM sets,
+// which azsvc cannot see offline: auto uses the primary LB, a list its
+// first VM set.
 func (b *builder) basicLBName(s *service.Service) string {
-	mode := strings.TrimSpace(s.Annotations[service.AnnLoadBalancerMode])
+	auto, vmSets, _ := s.LoadBalancerMode()
 	primary := b.cfg.PrimaryScaleSetName
 	if strings.EqualFold(b.cfg.VMType, "standard") {
 		primary = b.cfg.PrimaryAvailabilitySetName
 	}
-	if mode == "" || mode == "__auto__" || strings.EqualFold(mode, primary) {
+	if auto || len(vmSets) == 0 || strings.EqualFold(vmSets[0], primary) {
 		return b.cfg.LBBase()
 	}
-	return mode
+	return vmSets[0]
 }
 
 // selectMultiSLB picks a multi-SLB configuration (§7.6): eligible ones
@@ -125,9 +126,10 @@ func lbKeyName(name string, internal bool) string {
 
 func (b *builder) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool) {
 	s := info.svc
-	want := map[string]bool{}
-	for _, n := range annList(s, service.AnnLoadBalancerConfigurations, ",") {
-		want[strings.ToLower(n)] = true
+	names := s.LoadBalancerConfigurations()
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
 	}
 	var matched, plain []cluster.MultiSLBConfig
 	for _, c := range b.cfg.MultipleStandardLoadBalancerConfigurations {
@@ -147,7 +149,7 @@ func (b *builder) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool
 	if len(plain) == 0 {
 		r := &refusal{svc: s}
 		r.add(CodeLBSelection, annField(service.AnnLoadBalancerConfigurations), "name a configuration of multipleStandardLoadBalancerConfigurations",
-			"service %q selects %d load balancers by annotation, but none of them is defined in multipleStandardLoadBalancerConfigurations or eligible", s.Name, len(want))
+			"service %q selects %d load balancers by annotation, but none of them is defined in multipleStandardLoadBalancerConfigurations or eligible", s.Name, len(names))
 		b.diags = append(b.diags, r.diags...)
 		return nil, false
 	}
@@ -158,7 +160,9 @@ func (b *builder) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool
 // another Service created there: silently, unless this Service sets PLS
 // options, which CCM refuses (§8 "Existing PLS on the FIP").
 func (b *builder) placePLS(info *svcInfo, fe *plan.Resource) {
-	if r, ok := b.placed["pls-on|"+placeKey(fe.ID)]; ok {
+	onFE := placeKey(fe.ID)
+	onFE.onFrontend = true
+	if r, ok := b.placed[onFE]; ok {
 		if info.pls.hasConfig {
 			rf := &refusal{svc: info.svc}
 			rf.add(CodePrivateLink, annField(service.AnnPLSCreate), "remove the PLS options from this Service, or stop sharing the frontend",
@@ -171,7 +175,7 @@ func (b *builder) placePLS(info *svcInfo, fe *plan.Resource) {
 	}
 	pls := b.plsResource(info, fe)
 	pls.AddService(info.key)
-	b.placed["pls-on|"+placeKey(fe.ID)] = pls
+	b.placed[onFE] = pls
 	b.state.Put(pls)
 	b.plsSubnetPolicy(info.pls.subnet).AddService(info.key)
 }

@@ -24,23 +24,42 @@ type destSet struct {
 	nodes map[plan.Key]bool // backend pools whose node IPs are destinations
 }
 
-func newDestSet() *destSet {
-	return &destSet{known: map[string]bool{}, after: map[string]dest{}, nodes: map[plan.Key]bool{}}
-}
-
+// The maps of a destSet are made on first write: most sets hold one kind
+// of destination, and 10,000 Services make tens of thousands of sets.
 func (d *destSet) with(x dest) *destSet {
 	if d == nil {
-		d = newDestSet()
+		d = &destSet{}
 	}
 	switch {
 	case x.nodes:
-		d.nodes[x.source] = true
+		d.addNode(x.source)
 	case x.known != "":
-		d.known[x.known] = true
+		d.addKnown(x.known)
 	default:
-		d.after[string(x.source)+"#"+x.field] = x
+		d.addAfter(string(x.source)+"#"+x.field, x)
 	}
 	return d
+}
+
+func (d *destSet) addNode(k plan.Key) {
+	if d.nodes == nil {
+		d.nodes = map[plan.Key]bool{}
+	}
+	d.nodes[k] = true
+}
+
+func (d *destSet) addKnown(addr string) {
+	if d.known == nil {
+		d.known = map[string]bool{}
+	}
+	d.known[addr] = true
+}
+
+func (d *destSet) addAfter(k string, x dest) {
+	if d.after == nil {
+		d.after = map[string]dest{}
+	}
+	d.after[k] = x
 }
 
 func (d *destSet) merge(o *destSet) *destSet {
@@ -48,16 +67,16 @@ func (d *destSet) merge(o *destSet) *destSet {
 		return d
 	}
 	if d == nil {
-		d = newDestSet()
+		d = &destSet{}
 	}
 	for k := range o.nodes {
-		d.nodes[k] = true
+		d.addNode(k)
 	}
 	for k := range o.known {
-		d.known[k] = true
+		d.addKnown(k)
 	}
 	for k, v := range o.after {
-		d.after[k] = v
+		d.addAfter(k, v)
 	}
 	return d
 }

@@ -1,6 +1,7 @@
 package desired
 
 import (
+	"net/netip"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,9 +188,9 @@ func TestAggregate(t *testing.T) {
 		{[]string{"1.1.1.1/32", "1.1.1.1/32"}, []string{"1.1.1.1/32"}},
 	}
 	for _, tt := range tests {
-		ps, bad := parsePrefixes(tt.in)
-		if len(bad) > 0 {
-			t.Fatalf("bad test input %v", bad)
+		var ps []netip.Prefix
+		for _, in := range tt.in {
+			ps = append(ps, netip.MustParsePrefix(in))
 		}
 		var got []string
 		for _, p := range aggregate(ps) {

@@ -22,7 +22,7 @@ const (
 func (b *builder) managedPIP(info *svcInfo, f family) *plan.Resource {
 	s := info.svc
 	v6 := info.isV6(f)
-	name := PublicIPName(b.cfg.ClusterName, info.prefix, info.pipPrefixID[f], info.dualStack, v6)
+	name := PublicIPName(b.cfg.ClusterName, info.prefix, info.pipPrefixID.of(f), info.dualStack, v6)
 	alloc := "Static"
 	if v6 && !b.cfg.Standard() {
 		alloc = "Dynamic" // reconcileIPSettings: IPv6 on basic
@@ -35,14 +35,14 @@ func (b *builder) managedPIP(info *svcInfo, f family) *plan.Resource {
 	tags := pipTags(b.cfg, s)
 	tags[tagService] = info.key
 	tags[tagClusterName] = b.cfg.ClusterName
-	if label := s.Annotations[service.AnnDNSLabelName]; label != "" {
+	if label := s.DNSLabelName(); label != "" {
 		props["dnsSettings"] = map[string]any{"domainNameLabel": label}
 		tags[tagDNSLabel] = info.key
 	}
-	if _, ok := s.Annotations[service.AnnPIPIPTags]; ok {
-		props["ipTags"] = ipTags(s.Annotations[service.AnnPIPIPTags])
+	if tags, ok := s.PIPIPTags(); ok {
+		props["ipTags"] = ipTagList(tags)
 	}
-	if id := info.pipPrefixID[f]; id != "" {
+	if id := info.pipPrefixID.of(f); id != "" {
 		props["publicIPPrefix"] = map[string]any{"id": id}
 	}
 	var sku map[string]any
@@ -71,7 +71,10 @@ func bindPIP(pip *plan.Resource, svc string) {
 }
 
 // pipTags are config tags merged with azure-pip-tags, the annotation
-// winning on a case-insensitive key clash (ensurePIPTagged).
+// winning on a case-insensitive key clash (ensurePIPTagged). It reads the
+// annotation with cluster.ParseTags rather than Service.PIPTags because that
+// one also folds keys that differ only in case inside the annotation, which
+// keeps this merge independent of map order.
 func pipTags(cfg *cluster.Config, s *service.Service) map[string]string {
 	tags := cfg.ConfigTags()
 	for k, v := range cluster.ParseTags(s.Annotations[service.AnnPIPTags]) {
@@ -85,17 +88,9 @@ func pipTags(cfg *cluster.Config, s *service.Service) map[string]string {
 	return tags
 }
 
-// ipTags parses "type=tag,type2=tag2": pairs without exactly one "=" are
-// dropped, the last value of a type wins; sorted by type for a stable body.
-func ipTags(v string) []any {
-	m := map[string]string{}
-	for _, pair := range strings.Split(v, ",") {
-		kv := strings.Split(strings.TrimSpace(pair), "=")
-		if len(kv) != 2 {
-			continue
-		}
-		m[strings.TrimSpace(kv[0])] = strings.TrimSpace(kv[1])
-	}
+// ipTagList is Service.PIPIPTags as ARM's ipTags list, sorted by type for a
+// stable body.
+func ipTagList(m map[string]string) []any {
 	types := make([]string, 0, len(m))
 	for t := range m {
 		types = append(types, t)

@@ -1,9 +1,6 @@
 package desired
 
 import (
-	"net/netip"
-	"strings"
-
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/service"
@@ -25,7 +22,7 @@ type plsSpec struct {
 
 func analyzePLS(r *refusal, info *svcInfo, cfg *cluster.Config) *plsSpec {
 	s := info.svc
-	if !s.Bool(service.AnnPLSCreate) {
+	if !s.PLSCreate() {
 		return nil
 	}
 	field := annField(service.AnnPLSCreate)
@@ -37,24 +34,22 @@ func analyzePLS(r *refusal, info *svcInfo, cfg *cluster.Config) *plsSpec {
 		r.add(CodePrivateLink, field, "use an IPv4 or dual-stack Service", "IPv6 is not supported for private link service")
 	}
 	spec := &plsSpec{
-		name:         strings.TrimSpace(s.Annotations[service.AnnPLSName]),
-		rg:           orDefault(strings.TrimSpace(s.Annotations[service.AnnPLSResourceGroup]), cfg.PLSResourceGroup()),
-		subnet:       plsSubnet(s, cfg),
+		name:         s.PLSName(),
+		rg:           orDefault(s.PLSResourceGroup(), cfg.PLSResourceGroup()),
+		subnet:       cfg.SubnetName,
 		count:        1,
-		fqdns:        nonNil(annList(s, service.AnnPLSFQDNs, " ")),
-		visibility:   visibility(s),
-		autoApproval: nonNil(annList(s, service.AnnPLSAutoApproval, " ")),
-		proxy:        s.Bool(service.AnnPLSProxyProtocol),
+		fqdns:        s.PLSFQDNs(),
+		autoApproval: s.PLSAutoApproval(),
+		proxy:        s.PLSProxyProtocol(),
+		hasConfig:    s.HasPLSConfig(),
 	}
-	for _, k := range [...]string{
-		service.AnnPLSName, service.AnnPLSIPConfigurationSubnet, service.AnnPLSIPConfigurationIPCount,
-		service.AnnPLSIPConfigurationIPAddress, service.AnnPLSFQDNs, service.AnnPLSProxyProtocol,
-		service.AnnPLSVisibility, service.AnnPLSAutoApproval,
-	} {
-		if _, ok := s.Annotations[k]; ok {
-			spec.hasConfig = true
-		}
+	if subnet, ok := s.PLSSubnet(); ok {
+		spec.subnet = subnet
 	}
+	spec.visibility, _ = s.PLSVisibility()
+	// The count keeps its own range check: its messages (pinned by
+	// examples/invalid) lack the "error parsing value: " that
+	// Service.PLSIPConfigCount adds, and a parse error has its own code.
 	countField := annField(service.AnnPLSIPConfigurationIPCount)
 	switch n, ok, err := s.Int32(service.AnnPLSIPConfigurationIPCount); {
 	case err != nil:
@@ -66,63 +61,18 @@ func analyzePLS(r *refusal, info *svcInfo, cfg *cluster.Config) *plsSpec {
 	case ok:
 		spec.count = int(n)
 	}
-	spec.static = staticIPs(r, s)
+	// Every bad address is reported, and the count is checked against the
+	// good ones, so that one run shows every mistake.
+	static, errs := s.PLSStaticIPsAndErrors()
+	for _, err := range errs {
+		r.add(CodePrivateLink, annField(service.AnnPLSIPConfigurationIPAddress), "list IPv4 addresses separated by spaces", "%v", err)
+	}
+	spec.static = static
 	if len(spec.static) > spec.count {
 		r.add(CodePrivateLink, countField, "raise the ip-address-count annotation or list fewer addresses",
 			"ipConfigCount(%d) must be no smaller than number of static IPs specified(%d)", spec.count, len(spec.static))
 	}
 	return spec
-}
-
-// plsSubnet: PLS subnet annotation, else the internal subnet of an
-// exactly-"true" internal Service, else subnetName (getPLSSubnetName).
-func plsSubnet(s *service.Service, cfg *cluster.Config) string {
-	if v := s.Annotations[service.AnnPLSIPConfigurationSubnet]; strings.TrimSpace(v) != "" {
-		return v
-	}
-	if v, ok := s.InternalSubnet(); ok {
-		return v
-	}
-	return cfg.SubnetName
-}
-
-func visibility(s *service.Service) []string {
-	out := []string{}
-	for _, v := range annList(s, service.AnnPLSVisibility, " ") {
-		if v == "*" {
-			return []string{"*"}
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// staticIPs are the listed IPv4 NAT addresses, de-duplicated, first one
-// primary (getPLSStaticIPs).
-func staticIPs(r *refusal, s *service.Service) []string {
-	field := annField(service.AnnPLSIPConfigurationIPAddress)
-	var out []string
-	seen := map[string]bool{}
-	for _, v := range annList(s, service.AnnPLSIPConfigurationIPAddress, " ") {
-		addr, err := netip.ParseAddr(v)
-		switch {
-		case err != nil:
-			r.add(CodePrivateLink, field, "list IPv4 addresses separated by spaces", "getPLSStaticIPs: %s is not a valid IP address", v)
-		case !addr.Is4():
-			r.add(CodePrivateLink, field, "list IPv4 addresses", "getPLSStaticIPs: private link service ip config only supports IPv4, %s provided", v)
-		case !seen[v]:
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func nonNil(v []string) []string {
-	if v == nil {
-		return []string{}
-	}
-	return v
 }
 
 // plsResource builds the PLS attached to frontend fe.

@@ -2,7 +2,6 @@ package desired
 
 import (
 	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -45,12 +44,12 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func planPorts(r *refusal, info *svcInfo, cfg *cluster.Config) []portPlan {
 	s := info.svc
 	var local *probeSpec
-	if info.etpLocal && !(s.Bool(service.AnnPLSCreate) && s.Bool(service.AnnPLSProxyProtocol)) {
+	if info.etpLocal && !(s.PLSCreate() && s.PLSProxyProtocol()) {
 		local = localProbe(r, s)
 	}
 	out := make([]portPlan, 0, len(s.Spec.Ports))
 	for _, p := range s.Spec.Ports {
-		pp := portPlan{port: p, proto: protoOf(p), noRule: s.Bool(service.PortKey(p.Port, service.PortNoLBRule))}
+		pp := portPlan{port: p, proto: protoOf(p), noRule: s.NoLBRule(p.Port)}
 		if !pp.noRule || info.haPorts {
 			pp.probe = decideProbe(r, info, cfg, p, local)
 		}
@@ -66,12 +65,12 @@ func decideProbe(r *refusal, info *svcInfo, cfg *cluster.Config, p corev1.Servic
 	case cfg.SharedProbe() && !info.etpLocal: // §4.1
 		return &probeSpec{shared: true, protocol: "Http", port: cfg.SharedHealthProbePort,
 			path: cfg.SharedHealthProbePath, interval: 5, threshold: 2}
-	case s.Bool(service.PortKey(p.Port, service.PortNoProbeRule)): // §1.4 #39
+	case s.NoProbeRule(p.Port): // §1.4 #39
 		return nil
 	case protoOf(p) != string(corev1.ProtocolTCP): // UDP/SCTP never get a per-port probe
 		return local
 	}
-	if _, explicit := s.Annotations[service.PortKey(p.Port, service.PortProbePort)]; local != nil && !explicit {
+	if _, explicit := s.PortAnnotation(p.Port, service.PortProbePort); local != nil && !explicit {
 		return local // §4.2
 	}
 	return perPortProbe(r, info, cfg, p) // §4.3
@@ -88,79 +87,30 @@ func localProbe(r *refusal, s *service.Service) *probeSpec {
 
 func perPortProbe(r *refusal, info *svcInfo, cfg *cluster.Config, p corev1.ServicePort) *probeSpec {
 	s := info.svc
-	spec := &probeSpec{nameProto: protoOf(p), namePort: p.Port, port: p.NodePort}
-	if v, ok := s.Annotations[service.PortKey(p.Port, service.PortProbePort)]; ok {
-		port, ok := probePort(r, s, p.Port, v)
-		if !ok {
-			return nil
-		}
-		spec.port = port
+	port, _, err := s.ProbePort(p)
+	if err != nil {
+		r.add(CodeProbeConfig, annField(service.PortKey(p.Port, service.PortProbePort)),
+			"name a Service port or give a port number between 0 and 65535", "%v", err)
+		return nil
 	}
-	spec.protocol = probeProtocol(s, p, cfg.Standard())
+	spec := &probeSpec{nameProto: protoOf(p), namePort: p.Port, port: port}
+	spec.protocol, _ = s.ProbeProtocol(p)
+	if spec.protocol == "Https" && !cfg.Standard() {
+		spec.protocol = "Tcp" // Https needs a standard SKU (buildHealthProbeRulesForPort)
+	}
 	if spec.protocol != "Tcp" {
-		spec.path = "/"
-		if v, ok := s.Annotations[service.PortKey(p.Port, service.PortProbeRequestPath)]; ok {
-			spec.path = v
-		} else if v, ok := s.Annotations[service.AnnProbeRequestPath]; ok {
-			spec.path = v
-		}
+		spec.path = s.ProbeRequestPath(p.Port)
 	}
 	spec.interval, spec.threshold = intervalAndThreshold(r, s, p.Port)
 	return spec
 }
 
-// probePort resolves port_{p}_health-probe_port: a port name gives that
-// port's nodePort, a number equal to a Service port gives its nodePort, any
-// other number is used as is (§1.4 #41).
-func probePort(r *refusal, s *service.Service, port int32, v string) (int32, bool) {
-	field := annField(service.PortKey(port, service.PortProbePort))
-	for _, item := range s.Spec.Ports {
-		if strings.EqualFold(item.Name, v) {
-			return item.NodePort, true
-		}
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		r.add(CodeProbeConfig, field, "name a Service port or give a port number",
-			"failed to parse annotation %s: port %s not found in service", service.PortKey(port, service.PortProbePort), v)
-		return 0, false
-	}
-	if n < 0 || n > 65535 {
-		r.add(CodeProbeConfig, field, "use a port between 0 and 65535",
-			"failed to parse annotation %s: port %d is out of range", service.PortKey(port, service.PortProbePort), n)
-		return 0, false
-	}
-	for _, item := range s.Spec.Ports {
-		if item.Port == int32(n) {
-			return item.NodePort, true
-		}
-	}
-	return int32(n), true
-}
-
-// probeProtocol: per-port annotation, then appProtocol, then the global
-// annotation, then Tcp; unknown values mean Tcp and Https on basic means Tcp
-// (buildHealthProbeRulesForPort).
-func probeProtocol(s *service.Service, p corev1.ServicePort, standard bool) string {
-	v, ok := s.Annotations[service.PortKey(p.Port, service.PortProbeProtocol)]
-	if !ok && p.AppProtocol != nil {
-		v, ok = *p.AppProtocol, true
-	}
-	if !ok {
-		v = s.Annotations[service.AnnProbeProtocol]
-	}
-	switch v = strings.TrimSpace(v); {
-	case strings.EqualFold(v, "Https") && standard:
-		return "Https"
-	case strings.EqualFold(v, "Http"):
-		return "Http"
-	}
-	return "Tcp"
-}
-
 // intervalAndThreshold reads the per-port then global interval (≥5,
 // default 5) and number of probes (≥2, default 2); their product must be
-// below 120 (getHealthProbeConfigProbeIntervalAndNumOfProbe).
+// below 120 (getHealthProbeConfigProbeIntervalAndNumOfProbe). Kept beside
+// Service.ProbeTiming because it reports every bad key with its own field
+// and code, in the wording examples/invalid pins (without the accessor's
+// "error parsing value: ").
 func intervalAndThreshold(r *refusal, s *service.Service, port int32) (int32, int32) {
 	threshold, okT := tuning(r, s, port, service.PortProbeNumOfProbe, service.AnnProbeNumOfProbe, 2, "num-of-probe")
 	interval, okI := tuning(r, s, port, service.PortProbeInterval, service.AnnProbeInterval, 5, "interval")
@@ -172,6 +122,9 @@ func intervalAndThreshold(r *refusal, s *service.Service, port int32) (int32, in
 }
 
 func tuning(r *refusal, s *service.Service, port int32, param, global string, minimum int32, what string) (int32, bool) {
+	if len(s.Annotations) == 0 {
+		return minimum, true // the common case, without building the per-port key
+	}
 	for _, key := range []string{service.PortKey(port, param), global} {
 		v, ok, err := s.Int32(key)
 		if err != nil {

@@ -80,17 +80,16 @@ func (b *builder) ruleProps(info *svcInfo, f family, proto string, port, nodePor
 	if s.Spec.SessionAffinity == corev1.ServiceAffinityClientIP {
 		dist = "SourceIP"
 	}
-	props := map[string]any{
-		"protocol":                ruleProtocol(proto),
-		"frontendPort":            int(port),
-		"backendPort":             int(backend),
-		"enableFloatingIP":        floating,
-		"idleTimeoutInMinutes":    int(info.idleTimeout),
-		"disableOutboundSnat":     b.cfg.DisableOutboundSNAT && b.cfg.Standard(),
-		"loadDistribution":        dist,
-		"frontendIPConfiguration": idRef(refs.frontend),
-		"backendAddressPool":      idRef(refs.pool),
-	}
+	props := make(map[string]any, 11) // sized for every key below, so it never grows
+	props["protocol"] = ruleProtocol(proto)
+	props["frontendPort"] = int(port)
+	props["backendPort"] = int(backend)
+	props["enableFloatingIP"] = floating
+	props["idleTimeoutInMinutes"] = int(info.idleTimeout)
+	props["disableOutboundSnat"] = b.cfg.DisableOutboundSNAT && b.cfg.Standard()
+	props["loadDistribution"] = dist
+	props["frontendIPConfiguration"] = idRef(refs.frontend)
+	props["backendAddressPool"] = idRef(refs.pool)
 	if proto == string(corev1.ProtocolTCP) && b.cfg.Standard() {
 		props["enableTcpReset"] = !s.Bool(service.AnnDisableTCPReset)
 	}

@@ -32,15 +32,34 @@ type svcInfo struct {
 	haPorts     bool
 	idleTimeout int32
 	pipRG       string
-	pinned      map[family]string // pinned IP per family
-	pipName     map[family]string // azure-pip-name(-ipv6) per family
-	pipPrefixID map[family]string
+	pinned      perFamily // pinned IP
+	pipName     perFamily // azure-pip-name(-ipv6)
+	pipPrefixID perFamily
 	ports       []portPlan
 	access      access
 	pls         *plsSpec
 }
 
 func (s *svcInfo) isV6(f family) bool { return f == ipv6 }
+
+// perFamily is a string per IP family; an array rather than a map because
+// every Service has several.
+type perFamily [2]string
+
+func (p perFamily) of(f family) string {
+	if f == ipv6 {
+		return p[1]
+	}
+	return p[0]
+}
+
+func (p *perFamily) set(f family, v string) {
+	if f == ipv6 {
+		p[1] = v
+	} else {
+		p[0] = v
+	}
+}
 
 // wantsLoadBalancer mirrors the upstream service controller: type
 // LoadBalancer and no loadBalancerClass (§7.2).
@@ -59,21 +78,20 @@ func analyze(s *service.Service, cfg *cluster.Config) (*svcInfo, []service.Diagn
 		prefix:      Prefix(uid),
 		internal:    s.InternalForLBChoice(),
 		families:    families(s),
-		floatingOff: s.Bool(service.AnnDisableFloatingIP),
-		etpLocal:    s.Spec.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal,
-		haPorts:     cfg.Standard() && s.InternalForRules() && s.Bool(service.AnnHAPorts),
-		pipRG:       orDefault(strings.TrimSpace(s.Annotations[service.AnnLoadBalancerResourceGroup]), cfg.ResourceGroup),
+		floatingOff: s.FloatingIPDisabled(),
+		etpLocal:    s.ETPLocal(),
+		haPorts:     cfg.Standard() && s.HAPorts(),
+		pipRG:       orDefault(s.PIPResourceGroup(), cfg.ResourceGroup),
 	}
 	info.subnet, _ = s.InternalSubnet()
 	info.dualStack = len(info.families) == 2
 	info.idleTimeout = idleTimeout(r)
-	info.pinned, info.pipName, info.pipPrefixID = map[family]string{}, map[family]string{}, map[family]string{}
 	for _, f := range info.families {
-		info.pinned[f] = pinnedIP(s, f)
-		info.pipName[f] = perFamilyAnn(s, service.AnnPIPName, service.AnnPIPNameIPv6, info.dualStack, f)
-		info.pipPrefixID[f] = perFamilyAnn(s, service.AnnPIPPrefixID, service.AnnPIPPrefixIDIPv6, info.dualStack, f)
-		if !info.internal && info.pipName[f] == "" {
-			checkPublicIP(r, info.pinned[f], f)
+		info.pinned.set(f, pinnedIP(s, f))
+		info.pipName.set(f, s.PIPName(f == ipv6))
+		info.pipPrefixID.set(f, s.PIPPrefixID(f == ipv6))
+		if !info.internal && info.pipName.of(f) == "" {
+			checkPublicIP(r, info.pinned.of(f), f)
 		}
 	}
 	checkProtocols(r, info, cfg)
@@ -90,13 +108,11 @@ func analyze(s *service.Service, cfg *cluster.Config) (*svcInfo, []service.Diagn
 	return info, r.diags
 }
 
-// families is spec.ipFamilies, IPv4 when empty (getIPFamiliesEnabled).
+// families is Service.IPFamilies as the NSG rule names spell them.
 func families(s *service.Service) []family {
-	if len(s.Spec.IPFamilies) == 0 {
-		return []family{ipv4}
-	}
-	out := make([]family, 0, len(s.Spec.IPFamilies))
-	for _, f := range s.Spec.IPFamilies {
+	fs := s.IPFamilies()
+	out := make([]family, 0, len(fs))
+	for _, f := range fs {
 		if f == corev1.IPv6Protocol {
 			out = append(out, ipv6)
 		} else {
@@ -106,42 +122,16 @@ func families(s *service.Service) []family {
 	return out
 }
 
-// pinnedIP is azure-load-balancer-ipv4/ipv6, else spec.loadBalancerIP when
-// it parses as that family (getServiceLoadBalancerIP, §3).
+// pinnedIP is the family's pinned address as CCM reads it
+// (Service.LoadBalancerIP), written the way ARM reports addresses so that
+// it compares equal to a PIP's or frontend's ipAddress: this
+// canonicalisation is what it adds to the accessor.
 func pinnedIP(s *service.Service, f family) string {
-	key := service.AnnIPv4
-	if f == ipv6 {
-		key = service.AnnIPv6
+	v := s.LoadBalancerIP(f == ipv6)
+	if addr, err := netip.ParseAddr(v); err == nil {
+		return addr.String()
 	}
-	if v := strings.TrimSpace(s.Annotations[key]); v != "" {
-		if addr, err := netip.ParseAddr(v); err == nil {
-			return addr.String() // one spelling per address, as ARM reports it
-		}
-		return v
-	}
-	addr, err := netip.ParseAddr(strings.TrimSpace(s.Spec.LoadBalancerIP))
-	if err != nil || addr.Is4() != (f == ipv4) {
-		return ""
-	}
-	return addr.String()
-}
-
-// perFamilyAnn reads a v4/v6 annotation pair the way getServicePIPName does:
-// dual-stack uses each family's own key; single-stack IPv6 prefers the -ipv6
-// key and falls back to the plain one.
-func perFamilyAnn(s *service.Service, v4Key, v6Key string, dualStack bool, f family) string {
-	if dualStack {
-		if f == ipv6 {
-			return s.Annotations[v6Key]
-		}
-		return s.Annotations[v4Key]
-	}
-	if f == ipv6 {
-		if v := s.Annotations[v6Key]; v != "" {
-			return v
-		}
-	}
-	return s.Annotations[v4Key]
+	return v
 }
 
 // checkPublicIP validates an external pinned IP
@@ -155,7 +145,7 @@ func checkPublicIP(r *refusal, ip string, f family) {
 		key = service.AnnIPv6
 	}
 	field := annField(key)
-	if _, ok := r.svc.Annotations[key]; !ok {
+	if _, ok := r.svc.Annotation(key); !ok {
 		field = "spec.loadBalancerIP"
 	}
 	addr, err := netip.ParseAddr(ip)
@@ -163,13 +153,15 @@ func checkPublicIP(r *refusal, ip string, f family) {
 		r.add(CodeLoadBalancerIP, field, "use an IP address", "external Service %q has invalid LoadBalancer IP %q", r.svc.Key(), ip)
 		return
 	}
-	cgnat := netip.MustParsePrefix("100.64.0.0/10")
-	if addr.IsPrivate() || !addr.IsGlobalUnicast() || cgnat.Contains(addr) || addr == netip.MustParseAddr("168.63.129.16") {
+	if service.IsNonPublicIP(addr) {
 		r.add(CodeLoadBalancerIP, field, "pin the address of a public IP, or make the Service internal",
 			"external Service %q cannot use non-public LoadBalancer IP %q", r.svc.Key(), ip)
 	}
 }
 
+// idleTimeout reports a bad azure-load-balancer-tcp-idle-timeout with the
+// messages examples/invalid pins; it keeps its own range check because
+// Service.IdleTimeout wraps the range error differently (see §1.3 #10).
 func idleTimeout(r *refusal) int32 {
 	v, ok, err := r.svc.Int32(service.AnnIdleTimeout)
 	switch {

@@ -85,13 +85,21 @@ func (s *Service) IdleTimeout() (minutes int32, set bool, err error) {
 }
 
 // PortAnnotation returns the raw value of service.beta.kubernetes.io/port_{port}_{param}.
+// Without annotations it skips building the key: most Services have none,
+// and desired-state building asks for several keys per port.
 func (s *Service) PortAnnotation(port int32, param string) (string, bool) {
+	if len(s.Annotations) == 0 {
+		return "", false
+	}
 	return s.Annotation(PortKey(port, param))
 }
 
 // PortBool reads a per-port boolean (no_lb_rule, no_probe_rule):
 // case-insensitive "true", untrimmed (§1.4).
 func (s *Service) PortBool(port int32, param string) bool {
+	if len(s.Annotations) == 0 {
+		return false
+	}
 	return s.Bool(PortKey(port, param))
 }
 

@@ -95,6 +95,10 @@ func (s *Service) InternalSubnet() (string, bool) {
 	return v, true
 }
 
+// DNSLabelName is azure-dns-label-name, raw; "" (absent or empty) means no
+// dnsSettings (§1.3 #4, getPublicIPDomainNameLabel).
+func (s *Service) DNSLabelName() string { return s.Annotations[AnnDNSLabelName] }
+
 // PIPResourceGroup is azure-load-balancer-resource-group, trimmed; "" means
 // the config resourceGroup (§1.3 #5).
 func (s *Service) PIPResourceGroup() string {

@@ -52,18 +52,29 @@ func (s *Service) PLSIPConfigCount() (int32, error) {
 // IPv4 addresses, de-duplicated in order; the first is primary
 // (getPLSStaticIPs). A non-IP or IPv6 item is CCM's error.
 func (s *Service) PLSStaticIPs() ([]string, error) {
-	var out []string
+	ips, errs := s.PLSStaticIPsAndErrors()
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return ips, nil
+}
+
+// PLSStaticIPsAndErrors reads azure-pls-ip-configuration-ip-address like
+// PLSStaticIPs but goes on past a bad item: it returns the valid addresses
+// and one error per bad item, so that a report can name them all.
+func (s *Service) PLSStaticIPsAndErrors() (ips []string, errs []error) {
 	seen := map[string]bool{}
 	for _, ip := range SplitSpace(s.Annotations[AnnPLSIPConfigurationIPAddress]) {
 		if err := parseStaticIPv4(ip); err != nil {
-			return nil, fmt.Errorf("getPLSStaticIPs: %w", err)
+			errs = append(errs, fmt.Errorf("getPLSStaticIPs: %w", err))
+			continue
 		}
 		if !seen[ip] {
 			seen[ip] = true
-			out = append(out, ip)
+			ips = append(ips, ip)
 		}
 	}
-	return out, nil
+	return ips, errs
 }
 
 // PLSFQDNs is azure-pls-fqdns, space-separated (§1.3 #34); never nil.

@@ -278,6 +278,12 @@ func TestPLSAccessors(t *testing.T) {
 	if _, err := svcWith(map[string]string{AnnPLSIPConfigurationIPAddress: "fd00::1"}).PLSStaticIPs(); !errMatches(err, "only supports IPv4") {
 		t.Errorf("IPv6 static IP: %v", err)
 	}
+	// An IPv4-mapped address counts as IPv4 (net.ParseIP/To4, as CCM).
+	ips, errs := svcWith(map[string]string{AnnPLSIPConfigurationIPAddress: "10.0.0.1 fd00::1 x ::ffff:10.0.0.2 10.0.0.1"}).PLSStaticIPsAndErrors()
+	if want := []string{"10.0.0.1", "::ffff:10.0.0.2"}; !cmp.Equal(ips, want) || len(errs) != 2 ||
+		!errMatches(errs[0], "only supports IPv4, fd00::1") || !errMatches(errs[1], "x is not a valid IP address") {
+		t.Errorf("PLSStaticIPsAndErrors = %v, %v", ips, errs)
+	}
 	if n, _ := svcWith(nil).PLSIPConfigCount(); n != 1 {
 		t.Errorf("default count = %d", n)
 	}
@@ -330,5 +336,13 @@ func TestMiscAccessors(t *testing.T) {
 	}
 	if auto, _, _ := svcWith(map[string]string{AnnLoadBalancerMode: "__AUTO__"}).LoadBalancerMode(); !auto {
 		t.Error("__auto__ not recognised")
+	}
+}
+
+func TestDNSLabelNameIsRaw(t *testing.T) {
+	for _, tt := range []struct{ ann map[string]string }{{nil}, {map[string]string{AnnDNSLabelName: ""}}, {map[string]string{AnnDNSLabelName: " My-App "}}} {
+		if got, want := svcWith(tt.ann).DNSLabelName(), tt.ann[AnnDNSLabelName]; got != want {
+			t.Errorf("DNSLabelName(%v) = %q, want %q", tt.ann, got, want)
+		}
 	}
 }
