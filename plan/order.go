@@ -397,14 +397,14 @@ func (s *scheduler) setDependsOn() {
 	deps := map[*Change]map[Key]bool{}
 	for _, n := range s.nodes {
 		for _, e := range n.pred {
-			p := s.nodes[e.node].change
-			if p == n.change {
+			p := s.nodes[e.node]
+			if p.change == n.change {
 				continue
 			}
 			if deps[n.change] == nil {
 				deps[n.change] = map[Key]bool{}
 			}
-			deps[n.change][p.Key()] = true
+			deps[n.change][p.key] = true
 		}
 	}
 	for c, m := range deps {

@@ -45,18 +45,18 @@ func (w *writer) write(nodes []*opNode, ordered []int) error {
 			st.Changes = append(st.Changes, c)
 		}
 		switch {
-		case c.Key() == first.group && n.op == OpDelete:
+		case n.key == first.group && n.op == OpDelete:
 			ps.deleted, ps.kids = true, map[Key]*Resource{}
-		case c.Key() == first.group:
+		case n.key == first.group:
 			selfPut, ps.deleted, ps.body = true, false, c.After
 			if c.IsReplace() {
 				ps.etag, st.IfMatch = "", ""
 				w.addDesiredKids(ps, first.group)
 			}
 		case n.op == OpDelete:
-			delete(ps.kids, c.Key())
+			delete(ps.kids, n.key)
 		default:
-			ps.kids[c.Key()] = c.After
+			ps.kids[n.key] = c.After
 		}
 	}
 	if ps.deleted && !selfPut {

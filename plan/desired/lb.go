@@ -95,7 +95,7 @@ func (b *builder) selectMultiSLB(info *svcInfo) (string, bool) {
 		if info.internal {
 			name += internalSuffix
 		}
-		_, ok := b.state.Get(plan.NewID(b.sub, b.cfg.LBResourceGroup(), plan.KindLoadBalancer, name).Key())
+		_, ok := b.placed[placeID{kind: plan.KindLoadBalancer, name: name}]
 		return ok
 	}
 	for _, c := range eligible {
