@@ -268,16 +268,7 @@ func (o *owners) publicIP(r *Resource) ownership {
 	if c, ok := tagValue(r.Tags, TagClusterName, legacyTagCluster); ok && !strings.EqualFold(strings.TrimSpace(c), o.scope.Cluster) {
 		return ownership{why: "tagged for cluster " + c}
 	}
-	own := ownership{managed: true, deletable: true}
-	for _, s := range splitServices(tagged) {
-		if o.inScope[s] {
-			own.services = append(own.services, s)
-		} else {
-			own.foreign = true
-			own.foreignServices = append(own.foreignServices, s)
-		}
-	}
-	return own
+	return o.managedFor(splitServices(tagged))
 }
 
 // byClusterTag is the PLS rule (ccm-semantics §2.4), applied also to the
@@ -287,9 +278,15 @@ func (o *owners) byClusterTag(r *Resource) ownership {
 	if !ok || !strings.EqualFold(strings.TrimSpace(c), o.scope.Cluster) {
 		return ownership{why: "not tagged " + TagClusterName + "=" + o.scope.Cluster}
 	}
-	own := ownership{managed: true, deletable: true}
 	owner, _ := tagValue(r.Tags, TagOwnerService, TagService)
-	for _, s := range splitServices(owner) {
+	return o.managedFor(splitServices(owner))
+}
+
+// managedFor is the ownership of a managed resource whose tags name these
+// Services: in-scope ones own it, the others make it foreign.
+func (o *owners) managedFor(services []string) ownership {
+	own := ownership{managed: true, deletable: true}
+	for _, s := range services {
 		if o.inScope[s] {
 			own.services = append(own.services, s)
 		} else {

@@ -25,15 +25,11 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 		reportDiagnostics(opts.IO, in)
 		return withExitCode(exitInvalid, nil)
 	}
-	tg, err := engine.OpenTarget(ctx, settings(opts.IO, opts.Files, opts.Cluster, opts.Target), in)
+	tg, p, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}
 	defer tg.Close()
-	p, _, err := engine.Plan(ctx, in, tg)
-	if err != nil {
-		return planError(err)
-	}
 	// The plan goes to stderr under -o json, which keeps stdout JSON Lines.
 	planOut := opts.IO.Out
 	if opts.Output == "json" {

@@ -17,15 +17,11 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return err
 	}
-	tg, err := engine.OpenTarget(ctx, settings(opts.IO, opts.Files, opts.Cluster, opts.Target), in)
+	tg, p, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}
 	defer tg.Close()
-	p, _, err := engine.Plan(ctx, in, tg)
-	if err != nil {
-		return planError(err)
-	}
 	view := engine.View(p, in, tg, opts.Files)
 	if opts.Out != "" && !in.HasErrors() {
 		saved, err := engine.Save(opts.Out, p, in, tg)
@@ -45,6 +41,21 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 		return withExitCode(exitChanges, nil)
 	}
 	return nil
+}
+
+// planTarget opens the target and plans against it; the caller closes the
+// target once done with the plan.
+func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*engine.Target, *plan.Plan, error) {
+	tg, err := engine.OpenTarget(ctx, s, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, _, err := engine.Plan(ctx, in, tg)
+	if err != nil {
+		tg.Close()
+		return nil, nil, planError(err)
+	}
+	return tg, p, nil
 }
 
 // planError maps a planner failure: a limit the plan would exceed is
