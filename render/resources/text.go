@@ -113,6 +113,10 @@ func kindLabel(k plan.Kind) string {
 		return "NSG"
 	case plan.KindPrivateLinkService:
 		return "private link service"
+	case plan.KindVirtualNetwork:
+		return "virtual network"
+	case plan.KindSubnet:
+		return "subnet"
 	}
 	return string(k)
 }

@@ -68,6 +68,9 @@ func (tw *textWriter) summary(r *plan.Resource) string {
 		text += fmt.Sprintf(", every %ss, %s failures", value(p["intervalInSeconds"]), value(p["probeThreshold"]))
 	case plan.KindSecurityRule:
 		text = nsgSummary(p)
+	case plan.KindSubnet:
+		// azsvc owns only this one field of a subnet (ccm-semantics §8).
+		text = "private link service network policies " + value(p["privateLinkServiceNetworkPolicies"]) + " (set before the PLS is created)"
 	default:
 		return ""
 	}
