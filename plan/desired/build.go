@@ -99,6 +99,10 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 			continue
 		}
 		seen[s.Key()] = true
+		if gaps := s.PlanningGaps(cfg.SharedProbe()); len(gaps) > 0 {
+			b.diags = append(b.diags, gaps...)
+			continue
+		}
 		info, diags := analyze(s, cfg)
 		if len(diags) > 0 {
 			b.diags = append(b.diags, diags...)
@@ -160,6 +164,7 @@ func (b *builder) addService(info *svcInfo) {
 	for i, f := range info.families {
 		b.ensurePool(info, b.poolID(info, lbID, f))
 		fe := b.placeFrontend(info, choices[i], rules[i])
+		b.userPIPDNS(info, f)
 		b.placeRules(info, rules[i])
 		b.ruleCount[lbName] += len(rules[i])
 		dests[f] = dests[f].with(choices[i].dest(info.floatingOff, b.nodePool(lbID, f)))

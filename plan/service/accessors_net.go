@@ -95,9 +95,14 @@ func (s *Service) InternalSubnet() (string, bool) {
 	return v, true
 }
 
-// DNSLabelName is azure-dns-label-name, raw; "" (absent or empty) means no
-// dnsSettings (§1.3 #4, getPublicIPDomainNameLabel).
-func (s *Service) DNSLabelName() string { return s.Annotations[AnnDNSLabelName] }
+// DNSLabelName is azure-dns-label-name, raw. set is false when the
+// annotation is absent: CCM then leaves the public IP's DNS alone, while a
+// present "" removes dnsSettings (§1.3 #4, getPublicIPDomainNameLabel;
+// §12 #12 "absent = untouched, empty = delete").
+func (s *Service) DNSLabelName() (label string, set bool) {
+	label, set = s.Annotations[AnnDNSLabelName]
+	return label, set
+}
 
 // PIPResourceGroup is azure-load-balancer-resource-group, trimmed; "" means
 // the config resourceGroup (§1.3 #5).

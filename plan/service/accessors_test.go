@@ -341,8 +341,10 @@ func TestMiscAccessors(t *testing.T) {
 
 func TestDNSLabelNameIsRaw(t *testing.T) {
 	for _, tt := range []struct{ ann map[string]string }{{nil}, {map[string]string{AnnDNSLabelName: ""}}, {map[string]string{AnnDNSLabelName: " My-App "}}} {
-		if got, want := svcWith(tt.ann).DNSLabelName(), tt.ann[AnnDNSLabelName]; got != want {
-			t.Errorf("DNSLabelName(%v) = %q, want %q", tt.ann, got, want)
+		got, gotSet := svcWith(tt.ann).DNSLabelName()
+		want, wantSet := tt.ann[AnnDNSLabelName]
+		if got != want || gotSet != wantSet {
+			t.Errorf("DNSLabelName(%v) = %q, %v, want %q, %v", tt.ann, got, gotSet, want, wantSet)
 		}
 	}
 }

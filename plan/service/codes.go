@@ -28,6 +28,7 @@ package service
 //	AZSVC1024  error     health-probe_port neither a port name nor 0..65535  §1.4 #41
 //	AZSVC1025  error     non-public pinned IP on an external Service         §1.3 #22
 //	AZSVC1026  error     protocol other than TCP, UDP, SCTP                  §3
+//	AZSVC1027  error     port, nodePort or healthCheckNodePort out of range  §3, §9
 //	AZSVC2001  error     spec.loadBalancerSourceRanges and range annotation  §1.3 #8, §1.5 #45
 //	AZSVC2002  error     SCTP on an external LB                              §3
 //	AZSVC2003  error     PLS on an external LB with floating IP              §8
@@ -35,6 +36,9 @@ package service
 //	AZSVC2005  error     probe interval x num-of-probe >= 120 (fallbacks)    §4
 //	AZSVC2006  error     more PLS static IPs than the count                  §1.3 #33
 //	AZSVC2007  error     nodePort needed, allocateLoadBalancerNodePorts off  §3, §4, §9
+//	AZSVC2008  error     nodePort needed but not in the manifest (plan time) §3, §4, §9
+//	AZSVC2009  error     two ports with the same number and protocol         §3
+//	AZSVC2010  error     ETP Local, no healthCheckNodePort (plan time)       §4
 //	AZSVC3001  warning   azure-shared-securityrule has no effect             §1.5
 //	AZSVC3002  warning   internal "True": public LB, internal NSG logic      §1.2
 //	AZSVC3003  warning   appProtocol http/https switches the probe           §4
@@ -77,6 +81,10 @@ const (
 	CodeProbeTotal         = "AZSVC2005"
 	CodePLSTooManyIPs      = "AZSVC2006"
 	CodeNodePortsNeeded    = "AZSVC2007"
+	CodePortRange          = "AZSVC1027"
+	CodeNodePortUnknown    = "AZSVC2008"
+	CodeDuplicatePort      = "AZSVC2009"
+	CodeHealthCheckPort    = "AZSVC2010"
 	CodeRemovedAnnotation  = "AZSVC3001"
 	CodeInternalNotExact   = "AZSVC3002"
 	CodeAppProtocolProbe   = "AZSVC3003"
@@ -123,6 +131,7 @@ func Rules() []Rule {
 		{CodeProbePort, e, "invalid health-probe_port"},
 		{CodeNonPublicIP, e, "pinned public IP is not a public address"},
 		{CodeProtocol, e, "protocol not supported by Azure load balancers"},
+		{CodePortRange, e, "port number out of 1..65535"},
 		{CodeBothSourceRanges, e, "both loadBalancerSourceRanges and allowed-ip-ranges set"},
 		{CodeSCTPExternal, e, "SCTP on an external load balancer"},
 		{CodePLSExternalFIP, e, "Private Link Service on an external LB with floating IP"},
@@ -130,6 +139,9 @@ func Rules() []Rule {
 		{CodeProbeTotal, e, "probe interval x num-of-probe >= 120"},
 		{CodePLSTooManyIPs, e, "more PLS static IPs than the ip address count"},
 		{CodeNodePortsNeeded, e, "nodePort needed but allocateLoadBalancerNodePorts is false"},
+		{CodeNodePortUnknown, e, "nodePort needed but not in the manifest"},
+		{CodeDuplicatePort, e, "two ports with the same number and protocol"},
+		{CodeHealthCheckPort, e, "externalTrafficPolicy Local without healthCheckNodePort"},
 		{CodeRemovedAnnotation, w, "annotation has no effect"},
 		{CodeInternalNotExact, w, "internal annotation is not exactly \"true\""},
 		{CodeAppProtocolProbe, w, "appProtocol switches the health probe protocol"},

@@ -32,6 +32,7 @@ func (c *checker) crossField() {
 		c.plsCross()
 	}
 	c.nodePorts()
+	c.portNumbers()
 }
 
 func (c *checker) plsCross() {
@@ -65,7 +66,10 @@ func (c *checker) probedPort(p corev1.ServicePort) bool {
 }
 
 // nodePorts flags ports that need a nodePort CCM cannot get because
-// allocateLoadBalancerNodePorts is false and none is given (§3, §4, §9).
+// allocateLoadBalancerNodePorts is false and none is given: Azure rejects
+// port 0 (§3, §4, §9). A nodePort merely absent from a manifest is no
+// mistake (the API server assigns it); PlanningGaps reports that at plan
+// time.
 func (c *checker) nodePorts() {
 	s := c.s
 	if a := s.Spec.AllocateLoadBalancerNodePorts; a == nil || *a {
@@ -75,25 +79,31 @@ func (c *checker) nodePorts() {
 		if p.NodePort != 0 {
 			continue
 		}
-		var why []string
-		if s.FloatingIPDisabled() && !s.NoLBRule(p.Port) {
-			why = append(why, "floating IP is disabled (the rule's backend port is the nodePort)")
+		if why := c.nodePortUses(p, true); len(why) > 0 {
+			c.add(s.diag(CodeNodePortsNeeded, portPath(i, "port"),
+				fmt.Sprintf("port %d has no nodePort but CCM needs one: %s; with allocateLoadBalancerNodePorts: false Azure rejects port 0", p.Port, strings.Join(why, "; ")),
+				"set spec.ports[].nodePort, remove allocateLoadBalancerNodePorts: false, or set a health-probe_port annotation to a fixed port"))
 		}
-		if s.InternalForRules() && s.IPv6() && !s.NoLBRule(p.Port) {
-			why = append(why, "the internal IPv6 frontend uses the nodePort as backend port")
-		}
-		if c.probedPort(p) {
-			if _, explicit, _ := s.ProbePort(p); !explicit || c.probeTargetsServicePort(p) {
-				why = append(why, "the health probe targets the nodePort (unless the cluster uses the shared probe mode)")
-			}
-		}
-		if len(why) == 0 {
-			continue
-		}
-		c.add(s.diag(CodeNodePortsNeeded, portPath(i, "port"),
-			fmt.Sprintf("port %d has no nodePort but CCM needs one: %s; with allocateLoadBalancerNodePorts: false Azure rejects port 0", p.Port, strings.Join(why, "; ")),
-			"set spec.ports[].nodePort, remove allocateLoadBalancerNodePorts: false, or set a health-probe_port annotation to a fixed port"))
 	}
+}
+
+// nodePortUses says what CCM builds from port p's nodePort, if anything;
+// probes use it only outside the cluster's shared probe mode.
+func (c *checker) nodePortUses(p corev1.ServicePort, probes bool) []string {
+	s := c.s
+	var why []string
+	if s.FloatingIPDisabled() && !s.NoLBRule(p.Port) {
+		why = append(why, "floating IP is disabled (the rule's backend port is the nodePort)")
+	}
+	if s.InternalForRules() && s.IPv6() && !s.NoLBRule(p.Port) {
+		why = append(why, "the internal IPv6 frontend uses the nodePort as backend port")
+	}
+	if probes && c.probedPort(p) {
+		if _, explicit, _ := s.ProbePort(p); !explicit || c.probeTargetsServicePort(p) {
+			why = append(why, "the health probe targets the nodePort (unless the cluster uses the shared probe mode)")
+		}
+	}
+	return why
 }
 
 // probeTargetsServicePort reports whether the explicit health-probe_port
