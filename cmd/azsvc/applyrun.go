@@ -39,6 +39,10 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 		return err
 	}
 	if len(p.Steps) == 0 {
+		if opts.Output == "json" {
+			// Scripts reading the JSON Lines still get their summary event.
+			return execute(ctx, p, tg, opts)
+		}
 		return nil
 	}
 	if err := confirm(opts); err != nil {
@@ -120,9 +124,15 @@ func execute(ctx context.Context, p *plan.Plan, tg *engine.Target, opts *applyOp
 	return obs.Err()
 }
 
-// applyError maps the executor's error kinds to exit codes.
+// applyError maps the executor's error kinds to exit codes. A stale
+// resource found after some steps were applied is a partial apply (exit 7):
+// exit 5 promises that nothing changed.
 func applyError(err error) error {
+	var ae *apply.Error
+	partial := errors.As(err, &ae) && ae.Result != nil && len(ae.Result.Applied) > 0
 	switch {
+	case errors.Is(err, apply.ErrStale) && partial:
+		return withExitCode(exitPartial, err)
 	case errors.Is(err, apply.ErrStale):
 		return withExitCode(exitStale, err)
 	case errors.Is(err, apply.ErrInterrupted):

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -69,6 +71,9 @@ With --tls it serves HTTPS with a freshly generated self-signed certificate
 }
 
 func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
+	if err := requireLoopback(opts.Listen); err != nil {
+		return err
+	}
 	if len(opts.Seed) > 0 {
 		if err := seedState(opts.State, opts.Seed); err != nil {
 			return err
@@ -102,6 +107,26 @@ func seedState(state string, files []string) error {
 		if err := emu.Seed(data); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
+	}
+	return nil
+}
+
+// requireLoopback refuses to serve the emulator beyond this machine: it
+// accepts any bearer token, so on a network it would be a writable ARM
+// endpoint for anyone.
+func requireLoopback(listen string) error {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return usageErrorf("--listen %q: want HOST:PORT, e.g. 127.0.0.1:8443", listen)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return usageErrorf("--listen %q: port %q is not a port number", listen, port)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return usageErrorf("--listen %q: the emulator only serves on a loopback address (127.0.0.1, ::1 or localhost)", listen)
 	}
 	return nil
 }

@@ -62,6 +62,11 @@ func TestApplyJSONEvents(t *testing.T) {
 	if types["apply_start"] != 3 || types["apply_complete"] != 3 || types["summary"] != 1 {
 		t.Errorf("events = %v, want 3 starts, 3 completions and a summary", types)
 	}
+	// Converged: nothing to do, but scripts still get their summary.
+	res = c.run(loopArgs(c, "apply", "--auto-approve", "-o", "json")...)
+	if res.code != exitOK || !strings.Contains(res.stdout, `"summary"`) || strings.Count(strings.TrimSpace(res.stdout), "\n") != 0 {
+		t.Errorf("converged apply -o json: exit %d, stdout %q", res.code, res.stdout)
+	}
 }
 
 // TestSavedPlan applies a saved plan, and refuses (exit 5) one whose

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -55,6 +57,7 @@ applies it one write at a time.`,
 		newHelpTopic("environment", "Environment variables azsvc reads", environmentHelp),
 	)
 	cmd.InitDefaultHelpCmd()
+	strictHelp(cmd)
 	cmd.InitDefaultCompletionCmd()
 	for _, sub := range cmd.Commands() {
 		if !sub.Runnable() && sub.HasSubCommands() {
@@ -87,5 +90,24 @@ func wrapArgsAsUsage(cmd *cobra.Command) {
 	}
 	for _, sub := range cmd.Commands() {
 		wrapArgsAsUsage(sub)
+	}
+}
+
+// strictHelp makes "azsvc help NOSUCH" a usage error (exit 64) like an
+// unknown command; cobra's own help prints a notice and exits 0.
+func strictHelp(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		if c.Name() != "help" {
+			continue
+		}
+		run := c.Run
+		c.Run = nil
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if target, _, err := root.Find(args); len(args) > 0 && (err != nil || target == root) {
+				return usageErrorf("unknown help topic %q", strings.Join(args, " "))
+			}
+			run(cmd, args)
+			return nil
+		}
 	}
 }

@@ -39,6 +39,7 @@ func Save(path string, p *plan.Plan, in *Inputs, t *Target) (*plan.SavedPlan, er
 		return nil, fmt.Errorf("write saved plan: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
 		return nil, fmt.Errorf("write saved plan: %w", err)
 	}
 	return saved, nil
