@@ -58,6 +58,9 @@ type markdown struct {
 	groups  []group
 	fence   string
 	cache   map[detailsKey]string
+	// tableRows caps the per-Service summary table (-1: every Service); a
+	// plan of hundreds of Services overflows the budget with it alone.
+	tableRows int
 }
 
 type detailsKey struct {
@@ -67,7 +70,7 @@ type detailsKey struct {
 
 func newMarkdown(in Input, opts MarkdownOptions) *markdown {
 	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), groups: groups(in.Plan.Changes), fence: "```",
-		cache: map[detailsKey]string{}}
+		cache: map[detailsKey]string{}, tableRows: -1}
 	for _, g := range m.groups {
 		if strings.Contains(m.diffBody(g, 0), "```") {
 			m.fence = "~~~"
@@ -109,6 +112,11 @@ func (m *markdown) fit(budget int) string {
 	if fixed+dLen+allOmitted+length(m.footer(truncNote(4))) <= budget {
 		return m.render(2, dropped, -1, truncNote(4))
 	}
+	// Next: shorten the per-Service table, keeping as many rows as fit.
+	if fit := m.fitTable(budget - dLen - allOmitted - length(m.footer(truncNote(4)))); fit {
+		return m.render(2, dropped, -1, truncNote(4))
+	}
+	fixed = length(m.top()) + length(m.findings())
 	// Last resort: the budget is a hard limit, so the disruptive list is
 	// cut, with a count of what is left out.
 	room := budget - fixed - allOmitted - length(m.footer(truncNote(5)))
@@ -191,11 +199,41 @@ func (m *markdown) top() string {
 		return b.String()
 	}
 	b.WriteString("\n| Service | + | ~ | -/+ | - | adopt | release | disruptive |\n|---|---|---|---|---|---|---|---|\n")
-	for _, g := range m.groups {
+	for i, g := range m.groups {
+		if m.tableRows >= 0 && i == m.tableRows {
+			fmt.Fprintf(&b, "| _%d more Services: see the artifact_ | | | | | | | |\n", len(m.groups)-i)
+			break
+		}
 		s := g.summary()
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | 0 | %d |\n", escapeCell(g.name), s.Create, s.Update, s.Replace, s.Delete, s.Adopt, s.Disruptive)
 	}
 	return b.String()
+}
+
+// fitTable keeps the most table rows with which the top and findings fit
+// in room (binary search: the top is rendered a few times, not per row).
+// It reports whether even the shortest table fits; m.tableRows is set to
+// the best cap either way.
+func (m *markdown) fitTable(room int) bool {
+	size := func(rows int) int {
+		m.tableRows = rows
+		return length(m.top()) + length(m.findings())
+	}
+	lo, hi := 0, len(m.groups)
+	if size(lo) > room {
+		m.tableRows = 0
+		return false
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if size(mid) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	m.tableRows = lo
+	return true
 }
 
 func (m *markdown) status() string {

@@ -234,3 +234,28 @@ func TestMarkdownHardBudgetWithHugeDisruptiveList(t *testing.T) {
 		t.Errorf("no notice of the cut disruptive list")
 	}
 }
+
+// TestMarkdownBudgetWithHugeServiceTable: with enough Services the summary
+// table alone overflows the budget; it is shortened, never the budget
+// broken (ux-anchors §8.4).
+func TestMarkdownBudgetWithHugeServiceTable(t *testing.T) {
+	in := hugePlan(t, 590, 0)
+	// Kubernetes allows 63-character namespaces and names.
+	long := strings.Repeat("n", 55)
+	for _, c := range in.Plan.Changes {
+		for i, s := range c.Services {
+			c.Services[i] = long + s + "/" + long + s
+		}
+	}
+	var b bytes.Buffer
+	if err := Markdown(&b, in, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if n := utf8.RuneCountInString(got); n > PRCommentBudget {
+		t.Fatalf("comment has %d characters, over %d", n, PRCommentBudget)
+	}
+	if !strings.Contains(got, "more Services: see the artifact") || !strings.Contains(got, "**Plan: ") {
+		t.Errorf("shortened table or summary line missing:\n%.2000s", got)
+	}
+}
