@@ -10,10 +10,12 @@ import (
 // ordered plan. It is pure: neither state is modified, and the same inputs
 // give the same plan.
 //
-// Desired values that only the observed state can supply are resolved
-// first: a public IP pinned by address (PublicIPByAddress, diff_pip.go) and
-// the node IPs of a backend pool (BackendNodeIPs, nsg_nodes.go). A Service
-// whose pinned address is not found is left out, as CCM fails it.
+// A desired frontend whose public or private IP another frontend already
+// carries joins that one (share.go). Desired values that only the observed
+// state can supply are resolved first: a public IP pinned by address
+// (PublicIPByAddress, diff_pip.go) and the node IPs of a backend pool
+// (BackendNodeIPs, nsg_nodes.go). A Service whose pinned address is not
+// found is left out, as CCM fails it.
 //
 // Ownership follows ccm-semantics §2.4 (owner.go); the diff is at child
 // granularity and compares only the fields the desired resource sets
@@ -31,7 +33,9 @@ func Diff(desired, observed *State, scope Scope) (*Plan, error) {
 	if desired == nil || observed == nil {
 		return nil, fmt.Errorf("diff: desired and observed states are required")
 	}
-	d := newDiffer(desired, observed, scope)
+	shared := shareFrontends(desired, observed, scope)
+	d := newDiffer(shared.desired, observed, scope)
+	d.failShared(shared.failures)
 	d.findMissingPIPs()
 	if err := d.diffDesired(); err != nil {
 		return nil, err
@@ -174,8 +178,12 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 		d.blockMissingSubnet(want)
 		return nil
 	}
+	if !exists && isUserPIPField(want) {
+		d.blockMissingUserPIP(want)
+		return nil
+	}
 	if !exists {
-		d.changes[key] = &Change{Actions: []Action{ActionCreate}, After: want, Reason: "service_added", Services: want.Services}
+		d.changes[key] = &Change{Actions: []Action{ActionCreate}, After: withoutAbsent(want), Reason: "service_added", Services: want.Services}
 		return nil
 	}
 	own := d.own[key]
@@ -207,7 +215,7 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 		// replace, whatever else the subnet holds.
 		c.Actions, c.After, c.Reason = []Action{ActionUpdate}, merged(want, got), "service_added"
 	case replace:
-		c.Actions, c.After, c.Reason = []Action{ActionDelete, ActionCreate}, want, "requires_replacement"
+		c.Actions, c.After, c.Reason = []Action{ActionDelete, ActionCreate}, withoutAbsent(want), "requires_replacement"
 	case onlyAddsTags(attrs):
 		c.Actions, c.After, c.Reason = []Action{ActionAdopt}, merged(want, got), "service_added"
 	default:
@@ -227,6 +235,23 @@ func (d *differ) blockMissingSubnet(want *Resource) {
 	d.conflicts[want.Key()] = true
 }
 
+// isUserPIPField reports a desired public IP azsvc owns only some fields
+// of (the DNS label of a user-assigned one, ccm-semantics §6): azsvc
+// creates only public IPs it tags with k8s-azure-service (§2.3).
+func isUserPIPField(want *Resource) bool {
+	_, tagged := want.Tags[TagService]
+	return want.Kind() == KindPublicIP && !tagged
+}
+
+// blockMissingUserPIP reports a user-assigned public IP that does not
+// exist: CCM fails the Service ("PublicIP from annotation azure-pip-name
+// ... doesn't exist"), and azsvc never creates it.
+func (d *differ) blockMissingUserPIP(want *Resource) {
+	d.block(want.ID.Address(), fmt.Sprintf("public IP %s not found in resource group %s (user-assigned: azsvc never creates it)",
+		want.Name(), want.ID.ResourceGroup), want.Services)
+	d.conflicts[want.Key()] = true
+}
+
 // conflict explains why an existing resource may not take the desired
 // body, or returns "".
 func (d *differ) conflict(want, got *Resource, own ownership) string {
@@ -237,8 +262,9 @@ func (d *differ) conflict(want, got *Resource, own ownership) string {
 		return ""
 	}
 	all := append(append([]string(nil), own.services...), own.foreignServices...)
+	users := append(append([]string(nil), all...), own.secondary...) // §6 Sharing: pinning binds
 	for _, s := range want.Services {
-		for _, o := range all {
+		for _, o := range users {
 			if s == o {
 				return ""
 			}
@@ -455,6 +481,9 @@ func hasMarker(v any) bool {
 // updateReason picks the reason code of an in-place update from the fields
 // it changes (ux-anchors §8.1).
 func updateReason(attrs []AttributeChange) string {
+	if r := serviceTagReason(attrs); r != "" {
+		return r
+	}
 	for _, a := range attrs {
 		last := a.Path[len(a.Path)-1]
 		switch {
@@ -468,3 +497,21 @@ func updateReason(attrs []AttributeChange) string {
 }
 
 func sortKeys(ks []Key) { sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] }) }
+
+// serviceTagReason is service_added or service_removed when a change only
+// binds Services to or unbinds them from a public IP's k8s-azure-service tag
+// (ccm-semantics §6 "Sharing"): a Service joining a shared IP is not drift.
+func serviceTagReason(attrs []AttributeChange) string {
+	if len(attrs) != 1 || len(attrs[0].Path) != 2 || attrs[0].Path[0] != "tags" || attrs[0].Path[1] != TagService {
+		return ""
+	}
+	before, _ := attrs[0].Before.(string)
+	after, _ := attrs[0].After.(string)
+	switch b, a := len(splitServices(before)), len(splitServices(after)); {
+	case a > b:
+		return "service_added"
+	case a < b:
+		return "service_removed"
+	}
+	return ""
+}

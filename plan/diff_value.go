@@ -182,6 +182,10 @@ func overlay(base, want any) any {
 			out[k] = cloneValue(v)
 		}
 		for k, v := range w {
+			if v == nil {
+				delete(out, k) // a desired null means the field must go
+				continue
+			}
 			out[k] = overlay(b[k], v)
 		}
 		return out
@@ -198,6 +202,33 @@ func overlay(base, want any) any {
 		return out
 	}
 	return want
+}
+
+// withoutAbsent is the body to create: desired properties set to null
+// ("this field must be absent", e.g. a removed DNS label) are left out, as
+// ARM's SDKs omit unset fields.
+func withoutAbsent(r *Resource) *Resource {
+	if !hasNull(r.Properties) {
+		return r
+	}
+	c := cloneResource(r)
+	c.Properties = overlay(map[string]any{}, c.Properties).(map[string]any)
+	return c
+}
+
+// hasNull looks through nested objects only: overlay replaces lists whole.
+func hasNull(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, x := range t {
+			if hasNull(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cloneValue deep-copies a JSON-like value so plans never alias their

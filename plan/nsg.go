@@ -25,7 +25,7 @@ func (d *differ) reconcileNSGs() error {
 		pid, _ := r.ID.ParentID()
 		wanted[pid.Key()] = append(wanted[pid.Key()], r)
 	}
-	released := d.releasedIPs()
+	released := nsgRelease{ips: d.releasedIPs(), retained: d.retainedPorts()}
 	for _, k := range sortedNSGKeys(d.owners.nsgs) {
 		if err := d.reconcileNSG(k, wanted[k], released); err != nil {
 			return err
@@ -46,9 +46,9 @@ func sortedNSGKeys(m map[Key]bool) []Key {
 // releasedIPs are the addresses of in-scope Services' frontends and public
 // IPs as observed, mapped to those Services: the destinations this plan
 // answers for. Their current use is dropped and re-added from the desired
-// rules. A public IP shared with Services outside the scope is left out,
-// since their rules still need it (ccm-semantics §5.5 step 1 keeps ports of
-// other Services sharing an IP).
+// rules. A managed public IP tagged for Services outside the scope is left
+// out; a user-assigned one has no tags, so the ports other Services still
+// serve on an address are kept per rule (retainedPorts, nsg_shared.go).
 func (d *differ) releasedIPs() map[string][]string {
 	out := map[string][]string{}
 	add := func(ip any, services []string) {
@@ -81,7 +81,7 @@ func (d *differ) releasedIPs() map[string][]string {
 	return out
 }
 
-func (d *differ) reconcileNSG(nsg Key, wanted []*Resource, released map[string][]string) error {
+func (d *differ) reconcileNSG(nsg Key, wanted []*Resource, released nsgRelease) error {
 	byKey := make(map[Key]*Resource, len(wanted))
 	creates := map[Key]*Resource{}
 	for _, w := range wanted {
@@ -119,12 +119,12 @@ func (d *differ) reconcileNSG(nsg Key, wanted []*Resource, released map[string][
 
 // reconcileRule plans one observed managed rule; want is nil when no
 // in-scope Service wants the rule any more.
-func (d *differ) reconcileRule(key Key, got, want *Resource, released map[string][]string) {
+func (d *differ) reconcileRule(key Key, got, want *Resource, released nsgRelease) {
 	var kept []any
 	var services []string
 	for _, dst := range destinations(got) {
 		if s, ok := dst.(string); ok {
-			if owners, isReleased := released[s]; isReleased {
+			if owners, isReleased := released.ips[s]; isReleased && !servesRetained(got, released.retained[canonicalIP(s)]) {
 				services = append(services, owners...)
 				continue
 			}

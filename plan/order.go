@@ -81,6 +81,7 @@ func order(p *Plan, d *differ) error {
 		return err
 	}
 	p.Steps = s.writes.steps
+	dropChildrenOfFrontendlessLBs(p.Steps)
 	seen := map[*Change]bool{}
 	for _, st := range p.Steps {
 		for _, c := range st.Changes {

@@ -107,3 +107,44 @@ func (w *writer) addDesiredKids(ps *parentState, k Key) {
 		}
 	}
 }
+
+// frontendOnlyKids are the LB children ARM refuses on a load balancer
+// without frontends (arm-rules §2.2, LoadBalancerWithoutFrontendIPCantHave
+// ChildResources). Backend pools are allowed there.
+var frontendOnlyKids = map[Kind]bool{KindProbe: true, KindRule: true}
+
+// dropChildrenOfFrontendlessLBs makes intermediate LB writes valid: a
+// partial write that removes the last frontend (its public IP is replaced
+// and the LB holds no other frontend) leaves probes and rules out of that
+// body. The later write of the same LB carries them again, because the
+// writer's running state still holds them. A final write is left alone: a
+// frontendless LB with rules there is a real error ARM must report.
+func dropChildrenOfFrontendlessLBs(steps []*Step) {
+	lastPut := map[Key]int{}
+	for i, st := range steps {
+		if st.Op == OpPut && st.Target.Kind == KindLoadBalancer {
+			lastPut[st.Target.Key()] = i
+		}
+	}
+	for i, st := range steps {
+		if st.Op != OpPut || st.Target.Kind != KindLoadBalancer || lastPut[st.Target.Key()] == i || hasFrontend(st.Children) {
+			continue
+		}
+		kept := st.Children[:0:0]
+		for _, c := range st.Children {
+			if !frontendOnlyKids[c.Kind()] {
+				kept = append(kept, c)
+			}
+		}
+		st.Children = kept
+	}
+}
+
+func hasFrontend(children []*Resource) bool {
+	for _, c := range children {
+		if c.Kind() == KindFrontend {
+			return true
+		}
+	}
+	return false
+}

@@ -109,6 +109,50 @@ func TestOrderReplacePIPForcesSecondLBWrite(t *testing.T) {
 	}
 }
 
+// TestOrderReplacePIPOfServiceAloneOnLB: when the replaced PIP's frontend
+// is the LB's only one, the intermediate LB write has no frontend, and ARM
+// refuses probes and rules there (arm-rules §2.2,
+// LoadBalancerWithoutFrontendIPCantHaveChildResources): that write drops
+// them, keeps the backend pool, and the final LB write carries them again.
+func TestOrderReplacePIPOfServiceAloneOnLB(t *testing.T) {
+	observed := observe(world(svcA))
+	zonal := svcA
+	zonal.zones = []string{"1", "2", "3"}
+	want := world(zonal)
+	p := mustDiff(t, want, observed, scopeOf(false, svcA))
+	lines := stepLines(p)
+	drop := stepIndex(t, lines, "put lb/kubernetes ", "delete+create:lb/kubernetes/frontend/"+svcA.prefix())
+	create := stepIndex(t, lines, "put pip/kubernetes-"+svcA.prefix())
+	last := -1
+	for i, st := range p.Steps {
+		if st.Op == OpPut && st.Target.Kind == KindLoadBalancer {
+			last = i
+		}
+	}
+	if !(drop < create && create < last) {
+		t.Fatalf("want frontendless LB write < PIP create < final LB write, got:\n%s", strings.Join(lines, "\n"))
+	}
+	kinds := func(st *Step) map[Kind]int {
+		n := map[Kind]int{}
+		for _, k := range st.Children {
+			n[k.Kind()]++
+		}
+		return n
+	}
+	if got := kinds(p.Steps[drop]); got[KindFrontend]+got[KindProbe]+got[KindRule] != 0 || got[KindBackendPool] == 0 {
+		t.Errorf("frontendless LB write carries %v, want only backend pools", got)
+	}
+	wantKids := map[Kind]int{}
+	for _, r := range want.Resources() {
+		if pid, ok := r.ID.ParentID(); ok && pid.Key() == lbID(false).Key() {
+			wantKids[r.Kind()]++
+		}
+	}
+	if got := kinds(p.Steps[last]); !reflect.DeepEqual(got, wantKids) {
+		t.Errorf("final LB write carries %v, want every desired child %v", got, wantKids)
+	}
+}
+
 func TestOrderNewInternalFrontendThenNSG(t *testing.T) {
 	ranged := svcI
 	observed := observe(world(svcA))

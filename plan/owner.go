@@ -34,6 +34,10 @@ type ownership struct {
 	foreign bool
 	// foreignServices are the out-of-scope Services named by its tags.
 	foreignServices []string
+	// secondary are the in-scope Services that pin a managed public IP's
+	// address or name without being in its tag: they may bind to it
+	// (ccm-semantics §2.4 PIP "otherwise owned iff IP/name match").
+	secondary []string
 	// why explains an unmanaged verdict, for Blocked entries.
 	why string
 }
@@ -255,11 +259,11 @@ func (o *owners) securityRule(r *Resource) ownership {
 // publicIP follows serviceOwnsPublicIP (ccm-semantics §2.4).
 func (o *owners) publicIP(r *Resource) ownership {
 	tagged, hasTag := tagValue(r.Tags, TagService, legacyTagService)
+	sharers := append([]string(nil), o.pipNames[strings.ToLower(r.Name())]...)
+	if ip, ok := r.Properties["ipAddress"].(string); ok && ip != "" {
+		sharers = append(sharers, o.pinned[canonicalIP(ip)]...)
+	}
 	if !hasTag {
-		sharers := o.pipNames[strings.ToLower(r.Name())]
-		if ip, ok := r.Properties["ipAddress"].(string); ok && ip != "" {
-			sharers = append(sharers, o.pinned[canonicalIP(ip)]...)
-		}
 		if len(sharers) == 0 {
 			return ownership{why: "user-assigned public IP (no " + TagService + " tag) not pinned by a Service in scope"}
 		}
@@ -268,7 +272,9 @@ func (o *owners) publicIP(r *Resource) ownership {
 	if c, ok := tagValue(r.Tags, TagClusterName, legacyTagCluster); ok && !strings.EqualFold(strings.TrimSpace(c), o.scope.Cluster) {
 		return ownership{why: "tagged for cluster " + c}
 	}
-	return o.managedFor(splitServices(tagged))
+	own := o.managedFor(splitServices(tagged))
+	own.secondary = sortedUnique(sharers)
+	return own
 }
 
 // byClusterTag is the PLS rule (ccm-semantics §2.4), applied also to the

@@ -35,9 +35,15 @@ func (b *builder) managedPIP(info *svcInfo, f family) *plan.Resource {
 	tags := pipTags(b.cfg, s)
 	tags[tagService] = info.key
 	tags[tagClusterName] = b.cfg.ClusterName
-	if label := s.DNSLabelName(); label != "" {
+	if label, set := s.DNSLabelName(); set && label != "" {
 		props["dnsSettings"] = map[string]any{"domainNameLabel": label}
 		tags[tagDNSLabel] = info.key
+	} else if set {
+		// "" removes the label (§1.3 #4). CCM's reconcileDNSSettings clears
+		// dnsSettings and leaves the k8s-azure-dns-label-service tag, which
+		// only unbinding the Service removes (§2.3); so does azsvc, whose
+		// diff never drops tags the desired body leaves out.
+		props["dnsSettings"] = nil
 	}
 	if tags, ok := s.PIPIPTags(); ok {
 		props["ipTags"] = ipTagList(tags)
@@ -59,6 +65,36 @@ func (b *builder) managedPIP(info *svcInfo, f family) *plan.Resource {
 		Services:   []string{info.key},
 		Owned:      true,
 	}
+}
+
+// userPIPDNS is what CCM writes on a user-assigned public IP named by
+// azure-pip-name: only its DNS label, without the DNS tag (§6 "DNS label",
+// reconcileDNSSettings with isUserAssignedPIP). azsvc owns that one field,
+// as it owns one field of a PLS subnet: the desired public IP carries no
+// k8s-azure-service tag, which tells the diff never to create it, and the
+// diff never deletes a user-assigned public IP (§6 release criteria).
+// Services sharing the PIP by name: the first (in namespace/name order)
+// decides the label, where CCM would flip between them on every resync.
+func (b *builder) userPIPDNS(info *svcInfo, f family) {
+	label, set := info.svc.DNSLabelName()
+	name := info.pipName.of(f)
+	if !set || name == "" {
+		return
+	}
+	id := plan.NewID(b.sub, info.pipRG, plan.KindPublicIP, name)
+	if r, ok := b.state.Get(id.Key()); ok {
+		if _, managed := r.Tags[tagService]; !managed {
+			r.AddService(info.key)
+		}
+		return // a managed PIP of another Service keeps its own DNS wants
+	}
+	var dns any // nil: the label must go
+	if label != "" {
+		dns = map[string]any{"domainNameLabel": label}
+	}
+	r := &plan.Resource{ID: id, Properties: map[string]any{"dnsSettings": dns}, Owned: true}
+	r.AddService(info.key)
+	b.state.Put(r)
 }
 
 // bindPIP adds svc to a managed PIP's k8s-azure-service tag
