@@ -19,7 +19,7 @@ const (
 // PublicIPCollection is the key of a resource group's publicIPAddresses
 // collection: where a public IP known only by address is looked up.
 func PublicIPCollection(sub, rg string) Key {
-	return KeyOf("/subscriptions/" + sub + "/resourceGroups/" + rg + "/providers/Microsoft.Network/publicIPAddresses")
+	return KeyOf(NetworkPrefix(sub, rg) + KindPublicIP.Segment())
 }
 
 // PublicIPByAddress is the ID of the public IP in collection whose address

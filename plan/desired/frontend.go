@@ -134,8 +134,8 @@ func (b *builder) placeFrontend(info *svcInfo, c frontendChoice, rules []*plan.R
 
 // subnetID is the ID of a subnet of the cluster's virtual network.
 func (b *builder) subnetID(subnet string) string {
-	return "/subscriptions/" + b.sub + "/resourceGroups/" + b.cfg.VnetRG() +
-		"/providers/Microsoft.Network/virtualNetworks/" + b.cfg.VnetName + "/subnets/" + subnet
+	vnet := plan.NewID(b.sub, b.cfg.VnetRG(), plan.KindVirtualNetwork, b.cfg.VnetName)
+	return plan.ChildID(vnet, plan.KindSubnet, subnet).String()
 }
 
 // zones are the region's zones for new standard frontends and PIPs, none at

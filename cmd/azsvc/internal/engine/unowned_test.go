@@ -64,11 +64,18 @@ func (u unowned) create(t testing.TB, emu *emulator.Emulator) {
 // snapshot GETs every unowned resource (bodies minus etags).
 func (u unowned) snapshot(t testing.TB, emu *emulator.Emulator) map[string]string {
 	t.Helper()
+	return snapshotBodies(t, emu, u.ids)
+}
+
+// snapshotBodies GETs each resource (body minus etags); a missing one
+// fails the test.
+func snapshotBodies(t testing.TB, emu *emulator.Emulator, ids []string) map[string]string {
+	t.Helper()
 	out := map[string]string{}
-	for _, id := range u.ids {
+	for _, id := range ids {
 		body, ok := getBody(t, emu, id)
 		if !ok {
-			t.Fatalf("unowned %s is missing", id)
+			t.Fatalf("%s does not exist", id)
 		}
 		out[id] = body
 	}

@@ -57,15 +57,7 @@ func newForeignResources(cfg *cluster.Config) foreignResources {
 
 func (f foreignResources) snapshot(t *testing.T, emu *emulator.Emulator) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for _, id := range f.frozen {
-		body, ok := getBody(t, emu, id)
-		if !ok {
-			t.Fatalf("%s does not exist", id)
-		}
-		out[id] = body
-	}
-	return out
+	return snapshotBodies(t, emu, f.frozen)
 }
 
 // TestUnownedResourcesUntouched seeds foreign resources through ARM, then
