@@ -12,21 +12,29 @@ const (
 )
 
 // Change is the planned change of one resource (at child granularity).
+//
+//	Actions          Before    After
+//	[create]         nil       desired body
+//	[update]         observed  observed with the desired fields laid over it
+//	[adopt]          observed  the same, with the missing tags added
+//	[delete, create] observed  desired body (a replace)
+//	[delete]         observed  nil
 type Change struct {
-	// Actions is [create], [update], [delete], [delete, create] (replace),
-	// [adopt] or [no-op].
 	Actions []Action
 	// Before is the observed resource (nil on create); After the desired one
 	// (nil on delete). After may hold Unknown values.
 	Before, After *Resource
-	// Reason is one of service_added, service_removed, annotation_changed,
-	// port_changed, source_ranges_changed, drift_detected,
-	// requires_replacement, ownership_conflict.
-	Reason string
-	// Disruptive changes are listed in the plan's impact callout with a
-	// plain-language consequence in Impact.
+	// Reason explains the change to people. It is for display only and must
+	// not drive apply (Terraform's ActionReason discipline, style-anchors §1).
+	Reason Reason
+	// Cause is the resource whose replacement forces this one's (a resource
+	// that references something re-created is re-created too); empty
+	// otherwise. Display only.
+	Cause Key
+	// Disruptive changes interrupt traffic: every delete and replace, and
+	// the updates that move it (a frontend IP change, a probe protocol
+	// change). Renderers explain the consequence.
 	Disruptive bool
-	Impact     []string
 	// Services are the namespace/name of the Services this change serves.
 	Services []string
 	// DependsOn are the keys of changes that must be applied first.
@@ -47,6 +55,22 @@ func (c *Change) ID() ID {
 
 // Key is the key of the changed resource.
 func (c *Change) Key() Key { return c.ID().Key() }
+
+// Has reports whether the change includes action a.
+func (c *Change) Has(a Action) bool {
+	for _, x := range c.Actions {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// IsReplace reports whether the change deletes and re-creates the resource.
+func (c *Change) IsReplace() bool { return c.Has(ActionDelete) && c.Has(ActionCreate) }
+
+// IsDelete reports whether the change only deletes.
+func (c *Change) IsDelete() bool { return c.Has(ActionDelete) && !c.Has(ActionCreate) }
 
 // StepOp is the ARM operation a step performs.
 type StepOp string
@@ -73,16 +97,6 @@ type Step struct {
 	Changes []*Change
 }
 
-// Blocked is a desired change azsvc will not make, with the reason: ownership
-// forbids it (DESIGN.md "ownership"), or something it needs does not exist
-// (a pinned public IP, a PLS subnet, node IPs for an NSG rule), where CCM
-// would fail the Service.
-type Blocked struct {
-	Address  string   `json:"address"`
-	Reason   string   `json:"reason"`
-	Services []string `json:"services"`
-}
-
 // Limit is the use of one ARM limit after the plan is applied (arm-rules §2.4).
 type Limit struct {
 	Name  string `json:"name"`  // e.g. nsg_rules
@@ -105,6 +119,20 @@ type Plan struct {
 	NoOp int
 	// Reads are the observed resources the plan depends on, with their
 	// etags and owned-content hashes: what a saved plan re-checks before
-	// apply (ux-anchors §8.6). See Preconditions.
+	// apply (ux-anchors §8.6).
 	Reads []Precondition
+}
+
+// Drift lists the in-place updates of existing owned resources that no
+// Service entering or leaving the plan explains: azsvc keeps no prior
+// state, so it cannot tell "the Service changed" from "someone edited
+// Azure"; applying the plan puts them back.
+func Drift(changes []*Change) []*Change {
+	var out []*Change
+	for _, c := range changes {
+		if c.Has(ActionUpdate) && c.Reason != ReasonServiceAdded && c.Reason != ReasonServiceRemoved {
+			out = append(out, c)
+		}
+	}
+	return out
 }

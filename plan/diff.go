@@ -49,11 +49,11 @@ func Diff(desired, observed *State, scope Scope) (*Plan, error) {
 	}
 	d.blockDependents()
 	d.describe()
-	p := &Plan{NoOp: d.noop, Blocked: d.sortedBlocked()}
+	p := &Plan{NoOp: d.noop, Blocked: d.blocked.List()}
 	if err := order(p, d); err != nil {
 		return nil, err
 	}
-	p.Drift = drift(p.Changes)
+	p.Drift = Drift(p.Changes)
 	limits, err := checkLimits(p, d)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ type differ struct {
 	owners            *owners
 	own               map[Key]ownership // observed resources
 	changes           map[Key]*Change
-	blocked           map[string]Blocked
+	blocked           Blocks
 	noop              int
 	obsKids           map[Key][]*Resource          // observed children by parent
 	referrers         map[Key][]Key                // observed: who references a key; see referrersOf
@@ -88,7 +88,7 @@ func newDiffer(desired, observed *State, scope Scope) *differ {
 		desired: desired, observed: observed, scope: scope,
 		owners:  newOwners(scope, desired, observed),
 		own:     make(map[Key]ownership, len(observed.resources)),
-		changes: map[Key]*Change{}, blocked: map[string]Blocked{}, conflicts: map[Key]bool{},
+		changes: map[Key]*Change{}, conflicts: map[Key]bool{},
 		obsKids: map[Key][]*Resource{}, failed: map[string]string{}, failedAddrs: map[string]bool{},
 	}
 	d.obsList, d.desList = entries(observed), entries(desired)
@@ -116,42 +116,8 @@ func (d *differ) referrersOf(k Key) []Key {
 	return d.referrers[k]
 }
 
-func drift(changes []*Change) []*Change {
-	var out []*Change
-	for _, c := range changes {
-		if c.hasAction(ActionUpdate) && c.Reason != "service_added" && c.Reason != "service_removed" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func (c *Change) hasAction(a Action) bool {
-	for _, x := range c.Actions {
-		if x == a {
-			return true
-		}
-	}
-	return false
-}
-
-// IsReplace reports whether the change deletes and re-creates the resource.
-func (c *Change) IsReplace() bool { return c.hasAction(ActionDelete) && c.hasAction(ActionCreate) }
-
-// IsDelete reports whether the change only deletes.
-func (c *Change) IsDelete() bool { return c.hasAction(ActionDelete) && !c.hasAction(ActionCreate) }
-
-func (d *differ) block(addr, reason string, services []string) {
-	d.blocked[addr+"\x00"+reason] = Blocked{Address: addr, Reason: reason, Services: sortedUnique(services)}
-}
-
-func (d *differ) sortedBlocked() []Blocked {
-	out := make([]Blocked, 0, len(d.blocked))
-	for _, k := range sortedKeys(d.blocked) {
-		out = append(out, d.blocked[k])
-	}
-	return out
-}
+// block records a change azsvc will not make.
+func (d *differ) block(b Blocked) { d.blocked.Add(b) }
 
 // diffDesired plans every desired resource except NSG rules, which
 // reconcileNSGs handles. Resources come in kind-rank order, so a public IP
@@ -183,12 +149,12 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 		return nil
 	}
 	if !exists {
-		d.changes[key] = &Change{Actions: []Action{ActionCreate}, After: withoutAbsent(want), Reason: "service_added", Services: want.Services}
+		d.changes[key] = &Change{Actions: []Action{ActionCreate}, After: withoutAbsent(want), Reason: ReasonServiceAdded, Services: want.Services}
 		return nil
 	}
 	own := d.own[key]
-	if why := d.conflict(want, got, own); why != "" {
-		d.block(want.ID.Address(), why, want.Services)
+	if b, ok := d.conflict(want, got, own); ok {
+		d.block(b)
 		d.conflicts[key] = true
 		return nil
 	}
@@ -205,7 +171,7 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 	if replace && want.Kind() == KindSecurityGroup {
 		// The NSG is shared with everything in the cluster's subnets; azsvc
 		// never deletes it (ccm-semantics §5.1: CCM requires it to exist).
-		d.block(want.ID.Address(), "would need re-creating the network security group, which azsvc never deletes", want.Services)
+		d.block(Blocked{Address: want.ID.Address(), Code: BlockNSGReplace, Services: want.Services})
 		return nil
 	}
 	switch {
@@ -213,11 +179,11 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 		// CCM disables the policy as part of placing a Service's PLS
 		// (ccm-semantics §8 "Subnet policy"): not drift, and never a
 		// replace, whatever else the subnet holds.
-		c.Actions, c.After, c.Reason = []Action{ActionUpdate}, merged(want, got), "service_added"
+		c.Actions, c.After, c.Reason = []Action{ActionUpdate}, merged(want, got), ReasonServiceAdded
 	case replace:
-		c.Actions, c.After, c.Reason = []Action{ActionDelete, ActionCreate}, withoutAbsent(want), "requires_replacement"
+		c.Actions, c.After, c.Reason = []Action{ActionDelete, ActionCreate}, withoutAbsent(want), ReasonRequiresReplacement
 	case onlyAddsTags(attrs):
-		c.Actions, c.After, c.Reason = []Action{ActionAdopt}, merged(want, got), "service_added"
+		c.Actions, c.After, c.Reason = []Action{ActionAdopt}, merged(want, got), ReasonServiceAdded
 	default:
 		c.Actions, c.After, c.Reason = []Action{ActionUpdate}, merged(want, got), updateReason(attrs)
 	}
@@ -230,8 +196,8 @@ func (d *differ) diffOne(key Key, want *Resource) error {
 // private link service subnet", ccm-semantics §1.3 #31). The PLS that
 // references it is withdrawn by blockDependents.
 func (d *differ) blockMissingSubnet(want *Resource) {
-	d.block(want.ID.Address(), fmt.Sprintf("subnet %s not found in vnet %s (resource group %s)",
-		want.Name(), want.ID.Names[0], want.ID.ResourceGroup), want.Services)
+	d.block(Blocked{Address: want.ID.Address(), Code: BlockSubnetMissing, Services: want.Services,
+		Value: want.Name(), Other: want.ID.Names[0], Group: want.ID.ResourceGroup})
 	d.conflicts[want.Key()] = true
 }
 
@@ -247,33 +213,36 @@ func isUserPIPField(want *Resource) bool {
 // exist: CCM fails the Service ("PublicIP from annotation azure-pip-name
 // ... doesn't exist"), and azsvc never creates it.
 func (d *differ) blockMissingUserPIP(want *Resource) {
-	d.block(want.ID.Address(), fmt.Sprintf("public IP %s not found in resource group %s (user-assigned: azsvc never creates it)",
-		want.Name(), want.ID.ResourceGroup), want.Services)
+	d.block(Blocked{Address: want.ID.Address(), Code: BlockUserPIPMissing, Services: want.Services,
+		Value: want.Name(), Group: want.ID.ResourceGroup})
 	d.conflicts[want.Key()] = true
 }
 
 // conflict explains why an existing resource may not take the desired
-// body, or returns "".
-func (d *differ) conflict(want, got *Resource, own ownership) string {
+// body; ok is false when it may.
+func (d *differ) conflict(want, got *Resource, own ownership) (Blocked, bool) {
+	b := Blocked{Address: want.ID.Address(), Services: want.Services}
 	if !own.managed {
-		return fmt.Sprintf("already exists and azsvc does not manage it (%s)", own.why)
+		b.Code, b.Why = BlockNotManaged, own.why
+		return b, true
 	}
 	if len(own.services) == 0 && len(own.foreignServices) == 0 {
-		return ""
+		return b, false
 	}
 	all := append(append([]string(nil), own.services...), own.foreignServices...)
 	users := append(append([]string(nil), all...), own.secondary...) // §6 Sharing: pinning binds
 	for _, s := range want.Services {
 		for _, o := range users {
 			if s == o {
-				return ""
+				return b, false
 			}
 		}
 	}
 	if want.Kind() == KindPublicIP || want.Kind() == KindPrivateLinkService {
-		return fmt.Sprintf("already exists and belongs to %s", strings.Join(all, ", "))
+		b.Code, b.Owners = BlockBelongsToOthers, all
+		return b, true
 	}
-	return ""
+	return b, false
 }
 
 // withPIPServiceTag keeps out-of-scope Services in a shared public IP's
@@ -441,7 +410,7 @@ func (d *differ) resolveValue(v any) any {
 }
 
 func (d *differ) knownValue(src Key, field string) (any, bool) {
-	if c := d.changes[src]; c != nil && c.hasAction(ActionCreate) {
+	if c := d.changes[src]; c != nil && c.Has(ActionCreate) {
 		return nil, false
 	}
 	if w, ok := d.desired.Get(src); ok {
@@ -480,20 +449,20 @@ func hasMarker(v any) bool {
 
 // updateReason picks the reason code of an in-place update from the fields
 // it changes (ux-anchors §8.1).
-func updateReason(attrs []AttributeChange) string {
-	if r := serviceTagReason(attrs); r != "" {
+func updateReason(attrs []AttributeChange) Reason {
+	if r := serviceTagReason(attrs); r != ReasonNone {
 		return r
 	}
 	for _, a := range attrs {
 		last := a.Path[len(a.Path)-1]
 		switch {
 		case strings.HasPrefix(last, "sourceAddressPrefix"):
-			return "source_ranges_changed"
+			return ReasonSourceRangesChanged
 		case strings.Contains(strings.ToLower(last), "port"):
-			return "port_changed"
+			return ReasonPortChanged
 		}
 	}
-	return "annotation_changed"
+	return ReasonAnnotationChanged
 }
 
 func sortKeys(ks []Key) { sort.Slice(ks, func(i, j int) bool { return ks[i] < ks[j] }) }
@@ -501,17 +470,17 @@ func sortKeys(ks []Key) { sort.Slice(ks, func(i, j int) bool { return ks[i] < ks
 // serviceTagReason is service_added or service_removed when a change only
 // binds Services to or unbinds them from a public IP's k8s-azure-service tag
 // (ccm-semantics §6 "Sharing"): a Service joining a shared IP is not drift.
-func serviceTagReason(attrs []AttributeChange) string {
+func serviceTagReason(attrs []AttributeChange) Reason {
 	if len(attrs) != 1 || len(attrs[0].Path) != 2 || attrs[0].Path[0] != "tags" || attrs[0].Path[1] != TagService {
-		return ""
+		return ReasonNone
 	}
 	before, _ := attrs[0].Before.(string)
 	after, _ := attrs[0].After.(string)
 	switch b, a := len(splitServices(before)), len(splitServices(after)); {
 	case a > b:
-		return "service_added"
+		return ReasonServiceAdded
 	case a < b:
-		return "service_removed"
+		return ReasonServiceRemoved
 	}
-	return ""
+	return ReasonNone
 }

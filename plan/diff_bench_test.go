@@ -45,9 +45,9 @@ func TestBenchWorldPlansOnlyTheNewServices(t *testing.T) {
 	creates, updates := 0, 0
 	for _, c := range p.Changes {
 		switch {
-		case c.hasAction(ActionCreate):
+		case c.Has(ActionCreate):
 			creates++
-		case c.hasAction(ActionUpdate):
+		case c.Has(ActionUpdate):
 			updates++
 		}
 	}

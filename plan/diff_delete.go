@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -40,7 +39,7 @@ func (d *differ) planDeletes() {
 }
 
 func (d *differ) deletion(r *Resource, services []string) *Change {
-	return &Change{Actions: []Action{ActionDelete}, Before: r, Reason: "service_removed", Services: sortedUnique(services)}
+	return &Change{Actions: []Action{ActionDelete}, Before: r, Reason: ReasonServiceRemoved, Services: sortedUnique(services)}
 }
 
 // releasePIP unbinds the in-scope Services from a managed public IP no
@@ -62,7 +61,7 @@ func (d *differ) releasePIP(r *Resource, own ownership) {
 	after := cloneResource(r)
 	after.Tags[TagService] = strings.Join(remaining, ",")
 	d.changes[r.Key()] = &Change{
-		Actions: []Action{ActionUpdate}, Before: r, After: after, Reason: "service_removed",
+		Actions: []Action{ActionUpdate}, Before: r, After: after, Reason: ReasonServiceRemoved,
 		Services:   own.services,
 		Attributes: []AttributeChange{{Path: []string{"tags", TagService}, Before: r.Tags[TagService], After: after.Tags[TagService]}},
 	}
@@ -84,7 +83,7 @@ func (d *differ) settle() {
 		changed = false
 		for _, k := range sortedChangeKeys(d.changes) {
 			c := d.changes[k]
-			if c == nil || !c.hasAction(ActionDelete) {
+			if c == nil || !c.Has(ActionDelete) {
 				continue
 			}
 			if d.settleReferrers(c) {
@@ -112,7 +111,7 @@ func sortedChangeKeys(m map[Key]*Change) []Key {
 func (d *differ) settleReferrers(c *Change) bool {
 	target := c.Key()
 	for _, rk := range d.referrersOf(target) {
-		if rc := d.changes[rk]; rc != nil && rc.hasAction(ActionDelete) {
+		if rc := d.changes[rk]; rc != nil && rc.Has(ActionDelete) {
 			continue
 		}
 		if d.dropsReference(rk, target) {
@@ -132,7 +131,7 @@ func (d *differ) settleReferrers(c *Change) bool {
 			d.changes[rk] = d.deletion(ref, append(own.services, c.Services...))
 			return true
 		default:
-			d.blockChange(c, fmt.Sprintf("%s is still used by %s, which azsvc keeps", c.ID().Address(), ref.ID.Address()))
+			d.blockChange(c, ref.ID.Address())
 			return true
 		}
 	}
@@ -165,7 +164,7 @@ func (d *differ) parentDeleted(k Key) bool {
 		return false
 	}
 	pc := d.changes[pid.Key()]
-	return pc != nil && pc.hasAction(ActionDelete)
+	return pc != nil && pc.Has(ActionDelete)
 }
 
 func (d *differ) replaceWith(k Key, before, after *Resource, cause Key) {
@@ -175,19 +174,19 @@ func (d *differ) replaceWith(k Key, before, after *Resource, cause Key) {
 		c = &Change{Before: before, Services: after.Services}
 		d.changes[k] = c
 	}
-	c.Actions, c.After, c.Reason = []Action{ActionDelete, ActionCreate}, after, "requires_replacement"
-	c.Impact = append(c.Impact, fmt.Sprintf("re-created because %s is replaced", addressOfKey(cause)))
+	c.Actions, c.After, c.Reason = []Action{ActionDelete, ActionCreate}, after, ReasonRequiresReplacement
+	c.Cause = cause
 }
 
-// blockChange withdraws a delete or replace that cannot run, leaving the
-// resource as it is.
-func (d *differ) blockChange(c *Change, why string) {
+// blockChange withdraws a delete or replace that cannot run because user,
+// which stays, still references the resource; the resource stays as it is.
+func (d *differ) blockChange(c *Change, user string) {
 	k := c.Key()
+	code := BlockDeleteInUse
 	if c.IsReplace() {
-		d.block(c.ID().Address(), "cannot replace: "+why, c.Services)
-	} else {
-		d.block(c.ID().Address(), "cannot delete: "+why, c.Services)
+		code = BlockReplaceInUse
 	}
+	d.block(Blocked{Address: c.ID().Address(), Code: code, Other: user, Services: c.Services})
 	delete(d.changes, k)
 	if c.Before != nil && c.After != nil {
 		d.noop++
@@ -207,8 +206,8 @@ func (d *differ) deleteEmptyLBs() bool {
 		if !d.losesLastFrontend(kids) {
 			continue
 		}
-		if why := d.unownedKid(kids); why != "" {
-			d.block(lb.ID.Address(), "cannot delete the emptied load balancer: "+why, nil)
+		if kid := d.unownedKid(kids); kid != "" {
+			d.block(Blocked{Address: lb.ID.Address(), Code: BlockEmptiedLB, Other: kid})
 			continue
 		}
 		var services []string
@@ -242,7 +241,7 @@ func (d *differ) losesLastFrontend(kids []*Resource) bool {
 func (d *differ) unownedKid(kids []*Resource) string {
 	for _, k := range kids {
 		if !d.own[k.Key()].managed {
-			return k.ID.Address() + " is not managed by azsvc"
+			return k.ID.Address()
 		}
 	}
 	return ""
@@ -293,7 +292,7 @@ func (d *differ) blockDependents() {
 			}
 			for _, ref := range refsOf(c.After) {
 				if d.conflicts[ref] {
-					d.block(c.ID().Address(), "depends on "+addressOfKey(ref)+", which is blocked", c.Services)
+					d.block(Blocked{Address: c.ID().Address(), Code: BlockDependsOnBlocked, Other: addressOfKey(ref), Services: c.Services})
 					delete(d.changes, k)
 					d.conflicts[k], changed = true, true
 					break

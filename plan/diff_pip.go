@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -53,9 +52,8 @@ func (d *differ) findMissingPIPs() {
 		d.conflicts[e.key] = true
 		for _, s := range e.r.Services {
 			d.failed[s] = e.r.ID.Address()
-			d.block(e.r.ID.Address(), fmt.Sprintf("service %s: user supplied IP Address %s was not found in resource group %s "+
-				"(CCM fails the Service: nothing is planned for it until a public IP there has that address)",
-				s, addr, collectionGroup(coll)), []string{s})
+			d.block(Blocked{Address: e.r.ID.Address(), Code: BlockPinnedIPNotFound, Services: []string{s},
+				Value: addr, Group: collectionGroup(coll)})
 		}
 	}
 	for ip := range missing {

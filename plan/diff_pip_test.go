@@ -1,7 +1,7 @@
 package plan
 
 import (
-	"strings"
+	"reflect"
 	"testing"
 )
 
@@ -111,13 +111,9 @@ func TestPinnedPublicIPNotFoundBlocksTheService(t *testing.T) {
 	p := mustDiff(t, desired, observed, scope)
 
 	fe := ChildID(lbID(false), KindFrontend, svcA.prefix()).Address()
-	var reasons []string
-	for _, b := range p.Blocked {
-		reasons = append(reasons, b.Address+": "+b.Reason)
-	}
-	want := fe + ": service web/a: user supplied IP Address 20.62.10.9 was not found in resource group rg"
-	if len(reasons) != 1 || !strings.HasPrefix(reasons[0], want) {
-		t.Errorf("blocked:\n%s\nwant %q", strings.Join(reasons, "\n"), want)
+	want := []Blocked{{Address: fe, Code: BlockPinnedIPNotFound, Services: []string{"web/a"}, Value: "20.62.10.9", Group: "rg"}}
+	if !reflect.DeepEqual(p.Blocked, want) {
+		t.Errorf("blocked:\n%+v\nwant %+v", p.Blocked, want)
 	}
 	for _, c := range p.Changes {
 		for _, s := range c.Services {

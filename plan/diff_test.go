@@ -156,8 +156,8 @@ func TestRemovedInScopeServiceIsDeletedAndSharedNSGRuleKept(t *testing.T) {
 		t.Errorf("shared rule destinations = %v, want only web/a's 20.0.0.2", d)
 	}
 	pipDel := p.Steps[2].Changes[0]
-	if !pipDel.Disruptive || !strings.Contains(strings.Join(pipDel.Impact, ""), "public IP 20.0.0.3 will be released") {
-		t.Errorf("PIP delete impact = %v", pipDel.Impact)
+	if !pipDel.Disruptive || !pipDel.IsDelete() || AsPublicIP(pipDel.Before).Address() != "20.0.0.3" {
+		t.Errorf("PIP delete = %+v, want a disruptive delete of 20.0.0.3", pipDel)
 	}
 }
 
@@ -170,7 +170,7 @@ func TestSharedPIPKeepsOutOfScopeServiceInTag(t *testing.T) {
 		if c.Key() != pip.Key() {
 			continue
 		}
-		if !c.hasAction(ActionUpdate) || c.After.Tags[TagService] != "other/x" {
+		if !c.Has(ActionUpdate) || c.After.Tags[TagService] != "other/x" {
 			t.Fatalf("shared PIP change = %v tags %v, want update to other/x", c.Actions, c.After.Tags)
 		}
 		return
@@ -262,8 +262,8 @@ func TestUpdateDropsFieldsARMRejectsTogether(t *testing.T) {
 			if _, ok := c.After.Properties["subnet"]; ok {
 				t.Errorf("public frontend body keeps the subnet: %v", c.After.Properties)
 			}
-			if !c.Disruptive || !strings.Contains(c.Impact[0], "IP changes") {
-				t.Errorf("frontend impact = %v", c.Impact)
+			if !c.Disruptive || !MovesTraffic(c) {
+				t.Errorf("frontend change %+v: want a disruptive IP change", c.Attributes)
 			}
 		}
 	}
@@ -277,11 +277,11 @@ func TestUnmanagedPLSBlocksFrontendRemoval(t *testing.T) {
 	p := mustDiff(t, world(svcA), observed, scopeOf(false, svcA, svcB))
 	var blocked []string
 	for _, b := range p.Blocked {
-		blocked = append(blocked, b.Address+": "+b.Reason)
+		blocked = append(blocked, b.Address+": "+b.Code.String()+" "+b.Other)
 	}
 	want := []string{
-		"lb/kubernetes/frontend/" + svcB.prefix() + ": cannot delete: lb/kubernetes/frontend/" + svcB.prefix() + " is still used by pls/team-pls, which azsvc keeps",
-		"pip/kubernetes-" + svcB.prefix() + ": cannot delete: pip/kubernetes-" + svcB.prefix() + " is still used by lb/kubernetes/frontend/" + svcB.prefix() + ", which azsvc keeps",
+		"lb/kubernetes/frontend/" + svcB.prefix() + ": delete_in_use pls/team-pls",
+		"pip/kubernetes-" + svcB.prefix() + ": delete_in_use lb/kubernetes/frontend/" + svcB.prefix(),
 	}
 	if !reflect.DeepEqual(blocked, want) {
 		t.Fatalf("blocked:\n%s\nwant:\n%s", strings.Join(blocked, "\n"), strings.Join(want, "\n"))

@@ -23,7 +23,7 @@ func TestUserPIPDNSLabel(t *testing.T) {
 		desired.Put(want)
 		observed.Put(user)
 		p := mustDiff(t, desired, observed, scope)
-		if len(p.Changes) != 1 || !p.Changes[0].hasAction(ActionUpdate) || len(p.Changes[0].Actions) != 1 {
+		if len(p.Changes) != 1 || !p.Changes[0].Has(ActionUpdate) || len(p.Changes[0].Actions) != 1 {
 			t.Fatalf("want one update, got:\n%s", strings.Join(stepLines(p), "\n"))
 		}
 		after := p.Changes[0].After

@@ -101,7 +101,7 @@ func (d *differ) reconcileNSG(nsg Key, wanted []*Resource, released nsgRelease) 
 		case !ok:
 			creates[k] = byKey[k]
 		case !d.own[k].managed:
-			d.block(w.ID.Address(), fmt.Sprintf("an NSG rule with this name exists and azsvc does not manage it (%s)", d.own[k].why), w.Services)
+			d.block(Blocked{Address: w.ID.Address(), Code: BlockNSGRuleNotManaged, Why: d.own[k].why, Services: w.Services})
 		case empty:
 			d.reconcileRule(k, got, nil, released)
 		default:
@@ -139,7 +139,7 @@ func (d *differ) reconcileRule(key Key, got, want *Resource, released nsgRelease
 			after := cloneResource(got)
 			setDestinations(after.Properties, kept)
 			d.changes[key] = &Change{Actions: []Action{ActionUpdate}, Before: got, After: after,
-				Reason: "service_removed", Services: sortedUnique(services),
+				Reason: ReasonServiceRemoved, Services: sortedUnique(services),
 				Attributes: destAttr(got, after)}
 		}
 		return
@@ -162,7 +162,7 @@ func (d *differ) reconcileRule(key Key, got, want *Resource, released nsgRelease
 
 // ruleReason explains an NSG rule update: a destination-only change means
 // a Service gained or lost the rule.
-func ruleReason(attrs []AttributeChange) string {
+func ruleReason(attrs []AttributeChange) Reason {
 	if len(attrs) != 1 || attrs[0].Path[len(attrs[0].Path)-1] != destPrefixes {
 		return updateReason(attrs)
 	}
@@ -170,9 +170,9 @@ func ruleReason(attrs []AttributeChange) string {
 	after, _ := attrs[0].After.([]any)
 	switch {
 	case len(after) < len(before):
-		return "service_removed"
+		return ReasonServiceRemoved
 	case len(after) > len(before):
-		return "service_added"
+		return ReasonServiceAdded
 	}
 	return updateReason(attrs)
 }
@@ -289,7 +289,7 @@ func (d *differ) allocatePriorities(nsg Key, creates map[Key]*Resource) error {
 		after := cloneResource(w)
 		after.Properties["priority"] = p
 		setDestinations(after.Properties, destinations(w))
-		d.changes[after.Key()] = &Change{Actions: []Action{ActionCreate}, After: after, Reason: "service_added", Services: w.Services}
+		d.changes[after.Key()] = &Change{Actions: []Action{ActionCreate}, After: after, Reason: ReasonServiceAdded, Services: w.Services}
 	}
 	return nil
 }

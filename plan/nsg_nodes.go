@@ -1,10 +1,5 @@
 package plan
 
-import (
-	"fmt"
-	"strings"
-)
-
 // With floating IP disabled, a Service's NSG destinations are the node IPs
 // of the LB's cluster backend pool (ccm-semantics §5.2), which desired state
 // marks BackendNodeIPs(pool). A nodeIP pool lists them
@@ -48,17 +43,15 @@ func (d *differ) withNodeIPs(r *Resource) (*Resource, []Key) {
 // (nothing else to allow), kept as observed (CCM built it; azsvc cannot
 // check its node IPs) or planned with its other destinations only.
 func (d *differ) noteNodeIPs(r *Resource, blind []Key, exists bool) {
-	what := "is planned without the cluster's node IPs"
+	code := BlockNodeIPsPartial
 	switch empty := len(destinations(r)) == 0; {
 	case empty && exists:
-		what = "is left as it is"
+		code = BlockNodeIPsLeft
 	case empty:
-		what = "is not planned"
+		code = BlockNodeIPsNotPlanned
 	}
 	for _, pool := range blind {
-		d.block(r.ID.Address(), fmt.Sprintf("the NSG rule for %s %s: with floating IP disabled its destinations are the node IPs, "+
-			"which backend pool %s does not show (a nodeIPConfiguration pool lists NICs); CCM adds them when it reconciles the Service",
-			strings.Join(r.Services, ", "), what, addressOfKey(pool)), r.Services)
+		d.block(Blocked{Address: r.ID.Address(), Code: code, Other: addressOfKey(pool), Services: r.Services})
 	}
 }
 

@@ -46,7 +46,7 @@ func TestNodeIPsFromANodeIPPool(t *testing.T) {
 	}
 	p := mustDiff(t, desired, observed, scopeOf(false, svcA))
 	c := nodeRule(p)
-	if c == nil || !c.hasAction(ActionCreate) {
+	if c == nil || !c.Has(ActionCreate) {
 		t.Fatalf("no NSG rule create: %v", stepLines(p))
 	}
 	if got, want := c.After.Properties[destPrefixes], []any{"10.224.0.4", "10.224.0.5"}; !reflect.DeepEqual(got, want) {
@@ -62,11 +62,11 @@ func TestNodeIPsNotVisible(t *testing.T) {
 		name      string
 		desired   *State
 		wantDests []any // nil: the rule is left out
-		wantNote  string
+		wantNote  BlockCode
 	}{
-		{"only node IPs: the rule is left out", nodesWorld(), nil, "is not planned"},
+		{"only node IPs: the rule is left out", nodesWorld(), nil, BlockNodeIPsNotPlanned},
 		{"with an additional IP: planned without the node IPs", nodesWorld("20.9.9.9"), []any{"20.9.9.9"},
-			"is planned without the cluster's node IPs"},
+			BlockNodeIPsPartial},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,9 +82,9 @@ func TestNodeIPsNotVisible(t *testing.T) {
 			case tc.wantDests != nil && (c == nil || !reflect.DeepEqual(destinations(c.After), tc.wantDests)):
 				t.Errorf("rule change = %+v, want destinations %v", c, tc.wantDests)
 			}
-			if len(p.Blocked) != 1 || !strings.Contains(p.Blocked[0].Reason, tc.wantNote) ||
-				!strings.Contains(p.Blocked[0].Reason, "web/a") || !strings.Contains(p.Blocked[0].Reason, "lb/kubernetes/pool/kubernetes") {
-				t.Errorf("blocked = %v, want one note that says %q", p.Blocked, tc.wantNote)
+			if len(p.Blocked) != 1 || p.Blocked[0].Code != tc.wantNote ||
+				!reflect.DeepEqual(p.Blocked[0].Services, []string{"web/a"}) || p.Blocked[0].Other != "lb/kubernetes/pool/kubernetes" {
+				t.Errorf("blocked = %+v, want one note %s", p.Blocked, tc.wantNote)
 			}
 			for _, st := range p.Steps {
 				for _, r := range st.Children {
@@ -109,7 +109,7 @@ func TestNodeIPsExistingRuleKept(t *testing.T) {
 	if c := nodeRule(p); c != nil {
 		t.Errorf("planned %v %s: %v", c.Actions, c.ID().Address(), c.Attributes)
 	}
-	if len(p.Blocked) != 1 || !strings.Contains(p.Blocked[0].Reason, "is left as it is") {
+	if len(p.Blocked) != 1 || p.Blocked[0].Code != BlockNodeIPsLeft {
 		t.Errorf("blocked = %v, want a note that the rule is left as it is", p.Blocked)
 	}
 }

@@ -113,7 +113,7 @@ func TestNSGKeepsDestinationsOfOutOfScopeServices(t *testing.T) {
 			if got := c.After.Properties[destPrefix]; got != "20.0.0.3" {
 				t.Errorf("destinations = %v, want web/b's 20.0.0.3", got)
 			}
-			if c.Reason != "service_removed" {
+			if c.Reason != ReasonServiceRemoved {
 				t.Errorf("reason = %s", c.Reason)
 			}
 		}

@@ -101,7 +101,7 @@ func (s *scheduler) addNodes() {
 		if c == nil {
 			continue
 		}
-		if c.hasAction(ActionDelete) {
+		if c.Has(ActionDelete) {
 			s.dels[k] = s.newNode(k, c, OpDelete)
 		}
 		if c.After != nil {
@@ -388,7 +388,7 @@ func (n *opNode) label() string {
 	switch {
 	case n.op == OpDelete:
 		verb = "delete"
-	case n.change.hasAction(ActionCreate):
+	case n.change.Has(ActionCreate):
 		verb = "create"
 	}
 	return verb + " " + n.change.ID().Address()

@@ -38,8 +38,8 @@ func TestOrderRemoveServiceWithPLS(t *testing.T) {
 		t.Fatalf("want PLS delete < LB write < PIP delete, got:\n%s", strings.Join(lines, "\n"))
 	}
 	c := p.Steps[plsDel].Changes[0]
-	if !c.Disruptive || !strings.Contains(c.Impact[0], "2 private endpoint connection(s) will be dropped") {
-		t.Errorf("PLS impact = %v", c.Impact)
+	if !c.Disruptive || len(AsPrivateLinkService(c.Before).Connections()) != 2 {
+		t.Errorf("PLS change %+v: want a disruptive delete of a PLS with 2 connections", c)
 	}
 	if got := len(lines); got != 4 { // NSG, PLS, LB, PIP
 		t.Errorf("want 4 writes, got:\n%s", strings.Join(lines, "\n"))
@@ -100,8 +100,8 @@ func TestOrderReplacePIPForcesSecondLBWrite(t *testing.T) {
 	if pipChange == nil || !pipChange.IsReplace() || !pipChange.Attributes[0].ForcesReplacement {
 		t.Fatalf("PIP change = %+v", pipChange)
 	}
-	if !strings.Contains(pipChange.Impact[0], "will be replaced by a new address") {
-		t.Errorf("impact = %v", pipChange.Impact)
+	if !pipChange.Disruptive {
+		t.Errorf("PIP replace not disruptive")
 	}
 	nsg := stepIndex(t, lines, "put nsg/aks-agentpool-nsg")
 	if nsg < create {
@@ -225,8 +225,8 @@ func TestOrderUpdateDroppingReferenceBeforeDelete(t *testing.T) {
 		t.Fatalf("old PIP deleted before the frontend let go of it:\n%s", strings.Join(lines, "\n"))
 	}
 	for _, c := range p.Changes {
-		if c.Key() == fe.Key() && (!c.Disruptive || !strings.Contains(c.Impact[0], "IP changes from pip/kubernetes-"+svcA.prefix()+"-old")) {
-			t.Errorf("frontend impact = %v", c.Impact)
+		if c.Key() == fe.Key() && (!c.Disruptive || !MovesTraffic(c) || c.Attributes[0].Before != old.ID.String()) {
+			t.Errorf("frontend change = %+v, want a disruptive move off %s", c.Attributes, old.ID.Address())
 		}
 	}
 }

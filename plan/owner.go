@@ -39,7 +39,7 @@ type ownership struct {
 	// (ccm-semantics §2.4 PIP "otherwise owned iff IP/name match").
 	secondary []string
 	// why explains an unmanaged verdict, for Blocked entries.
-	why string
+	why Unmanaged
 }
 
 // owners decides ownership for an observed state against a scope.
@@ -114,15 +114,15 @@ func (o *owners) of(r *Resource) ownership {
 		if o.lbNames[strings.ToLower(r.Name())] {
 			return ownership{managed: true, deletable: true}
 		}
-		return ownership{why: "load balancer " + r.Name() + " is not one of the cluster's load balancers"}
+		return ownership{why: Unmanaged{Code: UnmanagedLB, Value: r.Name()}}
 	case KindSecurityGroup:
 		if o.nsgs[r.Key()] {
 			return ownership{managed: true}
 		}
-		return ownership{why: "not the cluster's network security group"}
+		return ownership{why: Unmanaged{Code: UnmanagedNSG}}
 	case KindFrontend, KindRule, KindProbe, KindBackendPool:
 		if !o.parentManaged(r) {
-			return ownership{why: "its load balancer is not managed by the cluster"}
+			return ownership{why: Unmanaged{Code: UnmanagedParentLB}}
 		}
 		return o.lbChild(r)
 	case KindSecurityRule:
@@ -198,7 +198,7 @@ func (o *owners) lbChild(r *Resource) ownership {
 		if n := strings.ToLower(name); n == c || n == c+"-ipv6" {
 			return ownership{managed: true}
 		}
-		return ownership{why: "backend pool " + name + " is not the cluster pool"}
+		return ownership{why: Unmanaged{Code: UnmanagedPool, Value: name}}
 	case r.Kind() == KindProbe && strings.EqualFold(name, sharedProbeName):
 		// Owned by every non-Local Service; kept while any rule uses it
 		// (ccm-semantics §4, keepSharedProbe).
@@ -218,7 +218,7 @@ func (o *owners) lbChild(r *Resource) ownership {
 			return ownership{managed: true, services: sharers}
 		}
 	}
-	return ownership{why: "name does not start with the prefix of a Service in scope"}
+	return ownership{why: Unmanaged{Code: UnmanagedPrefix}}
 }
 
 // frontendSharers are the in-scope Services that pin the frontend's IP or
@@ -242,14 +242,14 @@ func (o *owners) frontendSharers(fe *Resource) []string {
 func (o *owners) securityRule(r *Resource) ownership {
 	pid, _ := r.ID.ParentID()
 	if !o.nsgs[pid.Key()] {
-		return ownership{why: "not in the cluster's network security group"}
+		return ownership{why: Unmanaged{Code: UnmanagedParentNSG}}
 	}
 	if !strings.HasPrefix(r.Name(), managedRulePrefix) {
-		return ownership{why: "name does not start with " + managedRulePrefix}
+		return ownership{why: Unmanaged{Code: UnmanagedRuleName}}
 	}
 	p, ok := number(r.Properties["priority"])
 	if !ok || p < managedPriorityMin || p > managedPriorityMax {
-		return ownership{why: "priority " + strconv.FormatFloat(p, 'f', -1, 64) + " is outside the managed band 500-4096"}
+		return ownership{why: Unmanaged{Code: UnmanagedPriority, Value: strconv.FormatFloat(p, 'f', -1, 64)}}
 	}
 	// Ownership of a managed rule is per destination, shared by every
 	// Service (ccm-semantics §5.3): the NSG reconcile decides.
@@ -265,12 +265,12 @@ func (o *owners) publicIP(r *Resource) ownership {
 	}
 	if !hasTag {
 		if len(sharers) == 0 {
-			return ownership{why: "user-assigned public IP (no " + TagService + " tag) not pinned by a Service in scope"}
+			return ownership{why: Unmanaged{Code: UnmanagedUserPIP}}
 		}
 		return ownership{managed: true, services: sortedUnique(sharers)}
 	}
 	if c, ok := tagValue(r.Tags, TagClusterName, legacyTagCluster); ok && !strings.EqualFold(strings.TrimSpace(c), o.scope.Cluster) {
-		return ownership{why: "tagged for cluster " + c}
+		return ownership{why: Unmanaged{Code: UnmanagedOtherCluster, Value: c}}
 	}
 	own := o.managedFor(splitServices(tagged))
 	own.secondary = sortedUnique(sharers)
@@ -282,7 +282,7 @@ func (o *owners) publicIP(r *Resource) ownership {
 func (o *owners) byClusterTag(r *Resource) ownership {
 	c, ok := tagValue(r.Tags, TagClusterName, legacyTagCluster)
 	if !ok || !strings.EqualFold(strings.TrimSpace(c), o.scope.Cluster) {
-		return ownership{why: "not tagged " + TagClusterName + "=" + o.scope.Cluster}
+		return ownership{why: Unmanaged{Code: UnmanagedUntagged, Value: o.scope.Cluster}}
 	}
 	owner, _ := tagValue(r.Tags, TagOwnerService, TagService)
 	return o.managedFor(splitServices(owner))

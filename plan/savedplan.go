@@ -124,9 +124,9 @@ type SavedPlan struct {
 type SavedChange struct {
 	Address    string            `json:"address"`
 	Actions    []Action          `json:"actions"`
-	Reason     string            `json:"action_reason"`
+	Reason     Reason            `json:"action_reason"`
+	Cause      string            `json:"cause,omitempty"`
 	Disruptive bool              `json:"disruptive"`
-	Impact     []string          `json:"impact"`
 	Services   []string          `json:"services"`
 	DependsOn  []string          `json:"depends_on"`
 	Before     *SavedResource    `json:"before"`
@@ -173,8 +173,8 @@ func NewSavedPlan(p *Plan, target string, inputs map[string]string, scope Scope)
 	index := map[*Change]int{}
 	for i, c := range p.Changes {
 		index[c] = i
-		sc := SavedChange{Address: c.ID().Address(), Actions: c.Actions, Reason: c.Reason, Disruptive: c.Disruptive,
-			Impact: c.Impact, Services: c.Services, Attributes: encodeAttrs(c.Attributes)}
+		sc := SavedChange{Address: c.ID().Address(), Actions: c.Actions, Reason: c.Reason, Cause: string(c.Cause),
+			Disruptive: c.Disruptive, Services: c.Services, Attributes: encodeAttrs(c.Attributes)}
 		for _, k := range c.DependsOn {
 			sc.DependsOn = append(sc.DependsOn, string(k))
 		}
@@ -275,7 +275,7 @@ func (s *SavedPlan) Restore() (*Plan, error) {
 	}
 	p := &Plan{Blocked: s.Blocked, Reads: s.Preconditions, NoOp: s.NoOp}
 	for i, sc := range s.Changes {
-		c := &Change{Actions: sc.Actions, Reason: sc.Reason, Disruptive: sc.Disruptive, Impact: sc.Impact, Services: sc.Services}
+		c := &Change{Actions: sc.Actions, Reason: sc.Reason, Cause: Key(sc.Cause), Disruptive: sc.Disruptive, Services: sc.Services}
 		var err error
 		if c.Before, err = sc.Before.resource(); err != nil {
 			return nil, fmt.Errorf("saved plan change %d (%s): before: %w", i, sc.Address, err)
@@ -301,7 +301,7 @@ func (s *SavedPlan) Restore() (*Plan, error) {
 		}
 		p.Steps = append(p.Steps, st)
 	}
-	p.Drift = drift(p.Changes)
+	p.Drift = Drift(p.Changes)
 	return p, nil
 }
 

@@ -28,8 +28,8 @@ type sharing struct {
 }
 
 type shareFailure struct {
-	want   *Resource
-	reason string
+	want *Resource
+	why  Blocked // the code and facts; failShared fills in the rest
 }
 
 // shareFrontends returns desired with every frontend whose address another
@@ -66,10 +66,7 @@ func shareFrontends(desired, observed *State, scope Scope) sharing {
 				continue
 			}
 			if lbOf(holder) != lbOf(fe) {
-				out.failures = append(out.failures, shareFailure{want: fe, reason: fmt.Sprintf(
-					"its IP address is already used by frontend %s of another load balancer; "+
-						"a frontend cannot be shared across load balancers (nothing is planned for these Services until the IP is free)",
-					holder.ID.Address())})
+				out.failures = append(out.failures, shareFailure{want: fe, why: Blocked{Code: BlockSharedAcrossLBs, Other: holder.ID.Address()}})
 				continue
 			}
 			moved[fe.Key()] = holder
@@ -348,7 +345,9 @@ func (d *differ) failShared(fs []shareFailure) {
 		for _, s := range f.want.Services {
 			d.failed[s] = addr
 		}
-		d.block(addr, f.reason, f.want.Services)
+		b := f.why
+		b.Address, b.Services = addr, f.want.Services
+		d.block(b)
 	}
 }
 
@@ -379,13 +378,9 @@ func portConflicts(desired, observed *State, moved map[Key]*Resource, scope Scop
 		if joined[fe] == nil || !clash || other.Key() == r.Key() {
 			continue
 		}
-		owner := ownerInScope(other.Name(), scope)
-		if owner == "" {
-			owner = "a Service outside the input"
-		}
-		out = append(out, shareFailure{want: r, reason: fmt.Sprintf(
-			"frontend %s is shared with %s, whose rule %s already uses %s (CCM fails the Service: use another port, or stop sharing the IP)",
-			joined[fe].ID.Address(), owner, other.Name(), rulePort(r))})
+		owner := ownerInScope(other.Name(), scope) // "": a Service outside the input
+		out = append(out, shareFailure{want: r, why: Blocked{Code: BlockSharedPort, Other: joined[fe].ID.Address(),
+			Owners: []string{owner}, Group: other.Name(), Value: rulePort(r)}})
 	}
 	return out
 }

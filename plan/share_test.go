@@ -101,7 +101,7 @@ func TestPinnedAddressSharesExistingFrontend(t *testing.T) {
 					if got := c.After.Tags[TagService]; got != "web/a,web/b" {
 						t.Errorf("%s = %q, want web/a,web/b (a out of scope is kept)", TagService, got)
 					}
-					if c.Reason != "service_added" {
+					if c.Reason != ReasonServiceAdded {
 						t.Errorf("public IP update reason %q, want service_added (not drift)", c.Reason)
 					}
 				}
@@ -123,7 +123,7 @@ func TestPinnedAddressOnAnotherLoadBalancerIsBlocked(t *testing.T) {
 	scope.LoadBalancerNames = []string{"other"}
 
 	p := mustDiff(t, desired, observed, scope)
-	if len(p.Blocked) != 1 || !strings.Contains(p.Blocked[0].Reason, "another load balancer") {
+	if len(p.Blocked) != 1 || p.Blocked[0].Code != BlockSharedAcrossLBs {
 		t.Fatalf("blocked = %+v, want one entry about another load balancer", p.Blocked)
 	}
 	for _, l := range changeLines(p) {
@@ -187,7 +187,7 @@ func TestPinnedAddressPortConflictIsBlocked(t *testing.T) {
 	scope.Services[0].PinnedIPs = []string{addr}
 
 	p := mustDiff(t, desired, observed, scope)
-	if len(p.Blocked) == 0 || !strings.Contains(p.Blocked[0].Reason, "already uses tcp/80") {
+	if len(p.Blocked) == 0 || p.Blocked[0].Code != BlockSharedPort || p.Blocked[0].Value != "tcp/80" {
 		t.Fatalf("blocked = %+v, want a port conflict", p.Blocked)
 	}
 	for _, l := range changeLines(p) {

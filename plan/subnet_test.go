@@ -91,7 +91,7 @@ func TestSubnetEnabledIsUpdatedKeepingEveryOtherField(t *testing.T) {
 	if !reflect.DeepEqual(c.Attributes, wantAttr) {
 		t.Errorf("attributes = %+v, want %+v", c.Attributes, wantAttr)
 	}
-	if c.Reason != "service_added" || len(p.Drift) != 0 || c.Disruptive {
+	if c.Reason != ReasonServiceAdded || len(p.Drift) != 0 || c.Disruptive {
 		t.Errorf("reason %q, drift %d, disruptive %v: want a non-disruptive service_added update outside drift", c.Reason, len(p.Drift), c.Disruptive)
 	}
 }
@@ -128,13 +128,13 @@ func TestMissingSubnetBlocksThePLS(t *testing.T) {
 			t.Errorf("planned %s %s for a subnet that does not exist", st.Op, st.Target.Address())
 		}
 	}
-	want := map[string]string{
-		"vnet/vnet/subnet/pls":     "subnet pls not found in vnet vnet (resource group rg)",
-		"pls/pls-" + svcP.prefix(): "depends on vnet/vnet/subnet/pls, which is blocked",
+	want := map[string]Blocked{
+		"vnet/vnet/subnet/pls":     {Code: BlockSubnetMissing, Value: "pls", Other: "vnet", Group: "rg"},
+		"pls/pls-" + svcP.prefix(): {Code: BlockDependsOnBlocked, Other: "vnet/vnet/subnet/pls"},
 	}
-	got := map[string]string{}
+	got := map[string]Blocked{}
 	for _, b := range p.Blocked {
-		got[b.Address] = b.Reason
+		got[b.Address] = Blocked{Code: b.Code, Value: b.Value, Other: b.Other, Group: b.Group}
 		if !reflect.DeepEqual(b.Services, []string{svcP.name}) {
 			t.Errorf("%s services = %v", b.Address, b.Services)
 		}

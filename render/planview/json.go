@@ -23,7 +23,7 @@ type jsonPlan struct {
 	Changes       []jsonChange         `json:"changes"`
 	Steps         []jsonStep           `json:"steps"`
 	Drift         []jsonChange         `json:"drift"`
-	Blocked       []plan.Blocked       `json:"blocked"`
+	Blocked       []jsonBlocked        `json:"blocked"`
 	Limits        []plan.Limit         `json:"limits"`
 	Diagnostics   []service.Diagnostic `json:"diagnostics"`
 }
@@ -34,7 +34,7 @@ type jsonChange struct {
 	ARM              jsonARM                `json:"arm"`
 	Services         []jsonService          `json:"services"`
 	Actions          []plan.Action          `json:"actions"`
-	ActionReason     string                 `json:"action_reason"`
+	ActionReason     plan.Reason            `json:"action_reason"`
 	Disruptive       bool                   `json:"disruptive"`
 	Impact           []string               `json:"impact"`
 	Before           *jsonResource          `json:"before"`
@@ -82,7 +82,7 @@ func JSON(w io.Writer, in Input) error {
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
 		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
-		Blocked: nonNil(p.Blocked), Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
+		Blocked: blockedJSON(p.Blocked), Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[*plan.Change]int{}
 	for i, c := range p.Changes {
@@ -119,7 +119,7 @@ func newJSONChange(order int, c *plan.Change) jsonChange {
 	jc := jsonChange{
 		Order: order, Address: id.Address(), ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
 		Services: []jsonService{}, Actions: c.Actions, ActionReason: c.Reason, Disruptive: c.Disruptive,
-		Impact: nonNil(c.Impact), Before: newJSONResource(c.Before), After: newJSONResource(c.After),
+		Impact: nonNil(Impact(c)), Before: newJSONResource(c.Before), After: newJSONResource(c.After),
 		AfterUnknown: [][]string{}, AttributeChanges: nonNil(c.Attributes), DependsOn: []string{},
 	}
 	for _, s := range c.Services {
@@ -183,5 +183,20 @@ func sortedKeys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// jsonBlocked is a blocked change as the JSON plan shows it (SCHEMA.md).
+type jsonBlocked struct {
+	Address  string   `json:"address"`
+	Reason   string   `json:"reason"`
+	Services []string `json:"services"`
+}
+
+func blockedJSON(bs []plan.Blocked) []jsonBlocked {
+	out := make([]jsonBlocked, len(bs))
+	for i, b := range bs {
+		out[i] = jsonBlocked{Address: b.Address, Reason: BlockedText(b), Services: b.Services}
+	}
 	return out
 }

@@ -256,7 +256,7 @@ func (m *markdown) disruptiveLines() []string {
 		if !c.Disruptive {
 			continue
 		}
-		for _, imp := range c.Impact {
+		for _, imp := range Impact(c) {
 			out = append(out, fmt.Sprintf("- `%s` %s: %s", symbol(c.Actions), c.ID().Address(), escapeText(imp)))
 		}
 	}
@@ -292,7 +292,7 @@ func (m *markdown) findings() string {
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {
-			fmt.Fprintf(&b, "- `%s`: %s\n", x.Address, escapeText(x.Reason))
+			fmt.Fprintf(&b, "- `%s`: %s\n", x.Address, escapeText(BlockedText(x)))
 		}
 	}
 	if p := m.in.Plan; len(p.Limits) > 0 {

@@ -102,10 +102,10 @@ func writeGroup(w *bufio.Writer, g group, sources map[string]string, st style.St
 }
 
 func reasonText(c *plan.Change) string {
-	if c.Reason == "" {
+	if c.Reason == plan.ReasonNone {
 		return "no reason recorded"
 	}
-	return c.Reason
+	return c.Reason.String()
 }
 
 func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
@@ -114,7 +114,7 @@ func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
 	}
 	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Blocked (azsvc will not do these):"))
 	for _, b := range blocked {
-		fmt.Fprintf(w, "  ! %s: %s\n", b.Address, b.Reason)
+		fmt.Fprintf(w, "  ! %s: %s\n", b.Address, BlockedText(b))
 	}
 }
 
@@ -124,7 +124,7 @@ func writeDisruptive(w *bufio.Writer, changes []*plan.Change, st style.Style) {
 		if !c.Disruptive {
 			continue
 		}
-		for _, imp := range c.Impact {
+		for _, imp := range Impact(c) {
 			lines = append(lines, fmt.Sprintf("  %s %s: %s", symbol(c.Actions), c.ID().Address(), imp))
 		}
 	}

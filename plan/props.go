@@ -1,0 +1,148 @@
+package plan
+
+import "strings"
+
+// Typed views of the ARM properties the core reads, one per kind, so that
+// property names and type assertions live in one place (arm-rules §1.4 for
+// the shapes). A view reads; the few writers (SetDestinations, SetPriority)
+// are named as such. Every reader tolerates a missing or mistyped field and
+// returns the zero value, as the passes did before.
+
+// RefID reads the id of an ARM reference object {"id": ...}; "" otherwise.
+func RefID(v any) string {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return ""
+	}
+	s, _ := m["id"].(string)
+	return s
+}
+
+// RefValue returns the id of a reference object whatever its type: a
+// string, or a marker standing for one (PublicIPByAddress).
+func RefValue(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	return m["id"]
+}
+
+func stringProp(r *Resource, name string) string {
+	s, _ := r.Properties[name].(string)
+	return s
+}
+
+func listProp(r *Resource, name string) []any {
+	l, _ := r.Properties[name].([]any)
+	return l
+}
+
+// Frontend is a load balancer frontend IP configuration.
+type Frontend struct{ r *Resource }
+
+// AsFrontend views r as a frontend.
+func AsFrontend(r *Resource) Frontend { return Frontend{r} }
+
+// PrivateIP is the frontend's private address ("" for a public frontend
+// or one Azure has not assigned yet).
+func (f Frontend) PrivateIP() string { return stringProp(f.r, "privateIPAddress") }
+
+// PublicIPID is the ID of the public IP the frontend uses, "" when none or
+// when it is known only by address (see PublicIPRef).
+func (f Frontend) PublicIPID() string { return RefID(f.r.Properties["publicIPAddress"]) }
+
+// PublicIPRef is the frontend's public IP reference value: an ID string or
+// a PublicIPByAddress marker; nil when it has none.
+func (f Frontend) PublicIPRef() any { return RefValue(f.r.Properties["publicIPAddress"]) }
+
+// Static reports a private IP allocated statically.
+func (f Frontend) Static() bool {
+	return strings.EqualFold(stringProp(f.r, "privateIPAllocationMethod"), "Static")
+}
+
+// Rule is a load-balancing rule.
+type Rule struct{ r *Resource }
+
+// AsRule views r as a load-balancing rule.
+func AsRule(r *Resource) Rule { return Rule{r} }
+
+// Protocol is Tcp, Udp or All, as written.
+func (l Rule) Protocol() string { return stringProp(l.r, "protocol") }
+
+// FrontendPort is the frontend port, and whether it is a number.
+func (l Rule) FrontendPort() (int, bool) {
+	n, ok := number(l.r.Properties["frontendPort"])
+	return int(n), ok
+}
+
+// RawFrontendPort is the frontend port as ARM returned it, for display.
+func (l Rule) RawFrontendPort() any { return l.r.Properties["frontendPort"] }
+
+// FrontendID is the key of the frontend the rule uses.
+func (l Rule) FrontendID() Key { return KeyOf(RefID(l.r.Properties["frontendIPConfiguration"])) }
+
+// Probe is a load balancer health probe.
+type Probe struct{ r *Resource }
+
+// AsProbe views r as a probe.
+func AsProbe(r *Resource) Probe { return Probe{r} }
+
+// Protocol is Tcp, Http or Https, as written.
+func (p Probe) Protocol() string { return stringProp(p.r, "protocol") }
+
+// RequestPath is the HTTP(S) probe path.
+func (p Probe) RequestPath() string { return stringProp(p.r, "requestPath") }
+
+// PublicIP is a public IP address resource.
+type PublicIP struct{ r *Resource }
+
+// AsPublicIP views r as a public IP.
+func AsPublicIP(r *Resource) PublicIP { return PublicIP{r} }
+
+// Address is the assigned address, "" while unknown.
+func (p PublicIP) Address() string { return stringProp(p.r, "ipAddress") }
+
+// BackendPool is a load balancer backend address pool.
+type BackendPool struct{ r *Resource }
+
+// AsBackendPool views r as a backend pool.
+func AsBackendPool(r *Resource) BackendPool { return BackendPool{r} }
+
+// Addresses are the IP addresses of an IP-based pool's members
+// (loadBalancerBackendAddresses[].properties.ipAddress), as listed.
+func (p BackendPool) Addresses() []string {
+	var out []string
+	for _, a := range listProp(p.r, "loadBalancerBackendAddresses") {
+		m, _ := a.(map[string]any)
+		props, _ := m["properties"].(map[string]any)
+		if ip, _ := props["ipAddress"].(string); ip != "" {
+			out = append(out, ip)
+		}
+	}
+	return out
+}
+
+// PrivateLinkService is a private link service.
+type PrivateLinkService struct{ r *Resource }
+
+// AsPrivateLinkService views r as a private link service.
+func AsPrivateLinkService(r *Resource) PrivateLinkService { return PrivateLinkService{r} }
+
+// Connections are the PLS's private endpoint connections as read
+// (providers/azure summarises them).
+func (p PrivateLinkService) Connections() []any { return listProp(p.r, "privateEndpointConnections") }
+
+// FrontendIDs are the keys of the load balancer frontends the PLS uses.
+func (p PrivateLinkService) FrontendIDs() []Key {
+	var out []Key
+	for _, fe := range listProp(p.r, "loadBalancerFrontendIpConfigurations") {
+		if id := RefID(fe); id != "" {
+			out = append(out, KeyOf(id))
+		}
+	}
+	return out
+}
+
+// NATIPCount is the number of NAT IP configurations.
+func (p PrivateLinkService) NATIPCount() int { return len(listProp(p.r, "ipConfigurations")) }

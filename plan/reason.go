@@ -1,0 +1,60 @@
+package plan
+
+import "fmt"
+
+// Reason says why a change is planned (ux-anchors §8.1 action_reason). It is
+// a code, not a sentence: renderers word it. Display only: nothing in apply
+// may branch on it.
+type Reason uint8
+
+const (
+	ReasonNone Reason = iota
+	// ReasonServiceAdded: a Service wants a resource it did not have, or
+	// joins a shared one.
+	ReasonServiceAdded
+	// ReasonServiceRemoved: a Service stopped wanting the resource (or left
+	// the input with --prune).
+	ReasonServiceRemoved
+	// ReasonAnnotationChanged: an owned resource differs in a field an
+	// annotation or the configuration decides.
+	ReasonAnnotationChanged
+	// ReasonPortChanged: a port differs.
+	ReasonPortChanged
+	// ReasonSourceRangesChanged: an NSG rule's sources differ.
+	ReasonSourceRangesChanged
+	// ReasonRequiresReplacement: a field ARM cannot change in place differs,
+	// or a resource this one references is re-created (see Change.Cause).
+	ReasonRequiresReplacement
+)
+
+var reasonCodes = [...]string{
+	ReasonNone:                "",
+	ReasonServiceAdded:        "service_added",
+	ReasonServiceRemoved:      "service_removed",
+	ReasonAnnotationChanged:   "annotation_changed",
+	ReasonPortChanged:         "port_changed",
+	ReasonSourceRangesChanged: "source_ranges_changed",
+	ReasonRequiresReplacement: "requires_replacement",
+}
+
+// String is the stable code, e.g. "service_added".
+func (r Reason) String() string {
+	if int(r) < len(reasonCodes) {
+		return reasonCodes[r]
+	}
+	return fmt.Sprintf("reason(%d)", r)
+}
+
+// MarshalText writes the code, so JSON carries "service_added".
+func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads a code written by MarshalText.
+func (r *Reason) UnmarshalText(b []byte) error {
+	for i, c := range reasonCodes {
+		if c == string(b) {
+			*r = Reason(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown action reason %q", b)
+}
