@@ -7,12 +7,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/plantest"
 )
 
 // freshFixture plans one in-place update of a Service's public IP and one
-// public IP creation, through plan.Diff, so the preconditions are the
-// planner's own.
-func freshFixture(t *testing.T) (*plan.SavedPlan, func() *plan.State) {
+// public IP creation, through the planner, so the preconditions are its
+// own.
+func freshFixture(t *testing.T) (*planfile.Plan, func() *plan.State) {
 	t.Helper()
 	scope := plan.Scope{Cluster: "kubernetes", Services: []plan.ServiceRef{{Name: "web/frontend", Prefix: "a1"}}}
 	tags := map[string]string{plan.TagService: "web/frontend", plan.TagClusterName: "kubernetes"}
@@ -31,14 +33,15 @@ func freshFixture(t *testing.T) (*plan.SavedPlan, func() *plan.State) {
 		s.Put(r)
 		return s
 	}
-	p, err := plan.Diff(desired, observed(), scope)
+	p, res, err := plantest.Plan(desired, observed(), scope)
 	if err != nil {
-		t.Fatalf("Diff: %v", err)
+		t.Fatalf("plan: %v", err)
 	}
-	if len(p.Steps) != 2 || len(p.Reads) != 2 {
-		t.Fatalf("fixture: %d steps, %d preconditions; want 2 and 2", len(p.Steps), len(p.Reads))
+	pre := planfile.Preconditions(p, res.Observed, res.Managed)
+	if len(p.Steps) != 2 || len(pre) != 2 {
+		t.Fatalf("fixture: %d steps, %d preconditions; want 2 and 2", len(p.Steps), len(pre))
 	}
-	return plan.NewSavedPlan(p, "test", nil, scope), observed
+	return planfile.New(p, "test", nil, scope, pre), observed
 }
 
 func TestCheckFresh(t *testing.T) {

@@ -179,7 +179,7 @@ func (bs *Blocks) Add(b Blocked) {
 	if bs.m == nil {
 		bs.m = map[blockKey]Blocked{}
 	}
-	b.Services = sortedUnique(b.Services)
+	b.Services = SortedUnique(b.Services)
 	k := blockKey{address: b.Address, other: b.Other, value: b.Value, group: b.Group,
 		owners: strings.Join(b.Owners, ","), code: b.Code, why: b.Why}
 	bs.m[k] = b
@@ -202,4 +202,13 @@ func compareBlocked(a, b Blocked) int {
 	return cmp.Or(cmp.Compare(a.Address, b.Address), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Other, b.Other),
 		cmp.Compare(a.Value, b.Value), cmp.Compare(a.Group, b.Group), slices.Compare(a.Owners, b.Owners),
 		cmp.Compare(a.Why.Code, b.Why.Code), cmp.Compare(a.Why.Value, b.Why.Value))
+}
+
+// Clone copies the collection.
+func (bs *Blocks) Clone() Blocks {
+	out := Blocks{m: make(map[blockKey]Blocked, len(bs.m))}
+	for k, b := range bs.m {
+		out.m[k] = b
+	}
+	return out
 }

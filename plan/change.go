@@ -117,10 +117,15 @@ type Plan struct {
 	Limits  []Limit
 	// NoOp counts resources already as desired (including adopted ones).
 	NoOp int
-	// Reads are the observed resources the plan depends on, with their
-	// etags and owned-content hashes: what a saved plan re-checks before
-	// apply (ux-anchors §8.6).
-	Reads []Precondition
+}
+
+// AttributeChange is one field an update or replace changes. Path is the
+// JSON path inside the ARM body, e.g. ["properties", "frontendPort"].
+type AttributeChange struct {
+	Path              []string `json:"path"`
+	Before            any      `json:"before"`
+	After             any      `json:"after"`
+	ForcesReplacement bool     `json:"forces_replacement,omitempty"`
 }
 
 // Drift lists the in-place updates of existing owned resources that no

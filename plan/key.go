@@ -12,6 +12,31 @@ type Key string
 // KeyOf normalises an ARM ID into a Key.
 func KeyOf(id string) Key { return Key(strings.ToLower(strings.TrimSuffix(id, "/"))) }
 
+// Address is the plan address of the resource k names (ID.Address), or k
+// itself when it is not an ID azsvc parses.
+func (k Key) Address() string {
+	id, err := ParseID(string(k))
+	if err != nil {
+		return string(k)
+	}
+	return id.Address()
+}
+
+// Parent derives a child's parent key by cutting the last
+// "/<collection>/<name>": keys are canonical lower-case IDs.
+func (k Key) Parent() (Key, bool) {
+	s := string(k)
+	i := strings.LastIndexByte(s, '/')
+	if i < 0 {
+		return "", false
+	}
+	j := strings.LastIndexByte(s[:i], '/')
+	if j < 0 {
+		return "", false
+	}
+	return Key(s[:j]), true
+}
+
 // ID is a parsed ARM resource ID of a kind azsvc knows.
 type ID struct {
 	Subscription  string

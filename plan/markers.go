@@ -55,10 +55,10 @@ func ParseBackendNodeIPs(v any) (pool Key, ok bool) {
 	return src, true
 }
 
-// canonicalIP renders an address in Go's canonical form, so that the
+// CanonicalIP renders an address in Go's canonical form, so that the
 // spellings of one IPv6 address compare equal; anything else is returned
 // as it is.
-func canonicalIP(s string) string {
+func CanonicalIP(s string) string {
 	if ip := net.ParseIP(strings.TrimSpace(s)); ip != nil {
 		return ip.String()
 	}

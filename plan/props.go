@@ -1,6 +1,10 @@
 package plan
 
-import "strings"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // Typed views of the ARM properties the core reads, one per kind, so that
 // property names and type assertions live in one place (arm-rules §1.4 for
@@ -72,7 +76,7 @@ func (l Rule) Protocol() string { return stringProp(l.r, "protocol") }
 
 // FrontendPort is the frontend port, and whether it is a number.
 func (l Rule) FrontendPort() (int, bool) {
-	n, ok := number(l.r.Properties["frontendPort"])
+	n, ok := Number(l.r.Properties["frontendPort"])
 	return int(n), ok
 }
 
@@ -146,3 +150,141 @@ func (p PrivateLinkService) FrontendIDs() []Key {
 
 // NATIPCount is the number of NAT IP configurations.
 func (p PrivateLinkService) NATIPCount() int { return len(listProp(p.r, "ipConfigurations")) }
+
+const (
+	destPrefix   = "destinationAddressPrefix"
+	destPrefixes = "destinationAddressPrefixes"
+)
+
+// SecurityRule is an NSG security rule.
+type SecurityRule struct{ r *Resource }
+
+// AsSecurityRule views r as a security rule.
+func AsSecurityRule(r *Resource) SecurityRule { return SecurityRule{r} }
+
+// Destinations lists the rule's destination prefixes, singular or plural
+// field; a whole list known only after apply (BackendNodeIPs) counts as one.
+func (s SecurityRule) Destinations() []any {
+	var out []any
+	if v, ok := s.r.Properties[destPrefix]; ok && v != nil && v != "" {
+		out = append(out, v)
+	}
+	switch l := s.r.Properties[destPrefixes].(type) {
+	case []any:
+		out = append(out, l...)
+	case nil:
+	default:
+		if IsUnknown(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Priority is the rule's priority, and whether it has one.
+func (s SecurityRule) Priority() (int, bool) {
+	p, ok := Number(s.r.Properties["priority"])
+	return int(p), ok
+}
+
+// RawPriority is the priority as a number, NaN-free: 0 when absent.
+func (s SecurityRule) RawPriority() float64 {
+	p, _ := Number(s.r.Properties["priority"])
+	return p
+}
+
+// Direction is "inbound" or "outbound", lower-cased; inbound when unset.
+func (s SecurityRule) Direction() string {
+	if d := stringProp(s.r, "direction"); d != "" {
+		return strings.ToLower(d)
+	}
+	return "inbound"
+}
+
+// Deny reports an access of Deny.
+func (s SecurityRule) Deny() bool { return strings.EqualFold(fmt.Sprint(s.r.Properties["access"]), "Deny") }
+
+// Protocol is Tcp, Udp or *, as written.
+func (s SecurityRule) Protocol() string { return stringProp(s.r, "protocol") }
+
+// PortRanges are the destination port ranges, singular or plural field.
+func (s SecurityRule) PortRanges() []string {
+	var out []string
+	if p := stringProp(s.r, "destinationPortRange"); p != "" {
+		out = append(out, p)
+	}
+	for _, v := range listProp(s.r, "destinationPortRanges") {
+		if p, ok := v.(string); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// SourceCount is the number of source prefixes, singular or plural field.
+func (s SecurityRule) SourceCount() int { return prefixCount(s.r, "sourceAddressPrefix") }
+
+// DestinationCount is the number of destination prefixes as written.
+func (s SecurityRule) DestinationCount() int { return prefixCount(s.r, destPrefix) }
+
+func prefixCount(r *Resource, field string) int {
+	n := len(listProp(r, field+"es"))
+	if v, ok := r.Properties[field]; ok && v != nil && v != "" {
+		n++
+	}
+	return n
+}
+
+// SetDestinations writes de-duplicated, string-sorted destinations into
+// props in the form CCM uses: one value in destinationAddressPrefix,
+// several in destinationAddressPrefixes (ccm-semantics §5.3). Values known
+// only after apply sort last.
+func SetDestinations(props map[string]any, dests []any) {
+	seen := map[string]bool{}
+	var known []string
+	var unknown []any
+	for _, v := range dests {
+		if s, ok := v.(string); ok {
+			if !seen[s] {
+				seen[s] = true
+				known = append(known, s)
+			}
+			continue
+		}
+		unknown = append(unknown, v)
+	}
+	sort.Strings(known)
+	all := make([]any, 0, len(known)+len(unknown))
+	for _, s := range known {
+		all = append(all, s)
+	}
+	all = append(all, unknown...)
+	delete(props, destPrefix)
+	delete(props, destPrefixes)
+	if len(all) == 1 {
+		props[destPrefix] = all[0]
+	} else if len(all) > 1 {
+		props[destPrefixes] = all
+	}
+}
+
+// WithoutDestinations removes the destination fields and the priority:
+// what an NSG rule body holds besides what the reconcile decides.
+func WithoutDestinations(props map[string]any) {
+	delete(props, destPrefix)
+	delete(props, destPrefixes)
+	delete(props, "priority")
+}
+
+// DestinationField is the name of the plural destination field, the path
+// under which destination changes are reported.
+const DestinationField = destPrefixes
+
+// Normalize puts the values planning computed into the form ARM returns
+// them in: an NSG rule's destinations sorted, de-duplicated, in the
+// singular or plural field (SetDestinations).
+func Normalize(r *Resource) {
+	if r.Kind() == KindSecurityRule && r.Properties != nil {
+		SetDestinations(r.Properties, AsSecurityRule(r).Destinations())
+	}
+}

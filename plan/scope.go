@@ -33,4 +33,19 @@ type Scope struct {
 	// last public Service removed). Empty: only NSGs the desired state
 	// writes are reconciled.
 	SecurityGroup Key
+	// Placement is where the configuration puts the cluster's resources:
+	// what a plan reads even when no Service in scope names a group.
+	Placement Placement `json:"placement,omitzero"`
+}
+
+// Placement names the resource groups the cluster configuration (azure.json)
+// places resources in by default (ccm-semantics, config section).
+type Placement struct {
+	LoadBalancers  string  `json:"load_balancers,omitempty"`
+	PublicIPs      string  `json:"public_ips,omitempty"`
+	SecurityGroups string  `json:"security_groups,omitempty"`
+	PrivateLinks   string  `json:"private_links,omitempty"`
+	Endpoints      string  `json:"endpoints,omitempty"`
+	DNSZones       string  `json:"dns_zones,omitempty"`
+	VNet           VNetRef `json:"vnet,omitzero"`
 }

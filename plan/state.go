@@ -1,6 +1,9 @@
 package plan
 
-import "sort"
+import (
+	"iter"
+	"sort"
+)
 
 // State is a set of resources keyed by their normalised ARM ID: either the
 // desired state built from Services or the observed state read from ARM.
@@ -91,4 +94,15 @@ func sortRanked(es []rankedResource, out []*Resource) []*Resource {
 		out = append(out, e.r)
 	}
 	return out
+}
+
+// All iterates the resources in no particular order.
+func (s *State) All() iter.Seq2[Key, *Resource] {
+	return func(yield func(Key, *Resource) bool) {
+		for k, r := range s.resources {
+			if !yield(k, r) {
+				return
+			}
+		}
+	}
 }

@@ -25,7 +25,7 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 		reportDiagnostics(opts.IO, in)
 		return withExitCode(exitInvalid, nil)
 	}
-	tg, p, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
+	tg, p, _, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}

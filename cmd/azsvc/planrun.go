@@ -9,6 +9,9 @@ import (
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/limits"
+	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/render/planview"
 )
 
@@ -17,14 +20,14 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return err
 	}
-	tg, p, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
+	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}
 	defer tg.Close()
 	view := engine.View(p, in, tg, opts.Files)
 	if opts.Out != "" && !in.HasErrors() {
-		saved, err := engine.Save(opts.Out, p, in, tg)
+		saved, err := engine.Save(opts.Out, p, res, in, tg)
 		if err != nil {
 			return err
 		}
@@ -45,23 +48,23 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 
 // planTarget opens the target and plans against it; the caller closes the
 // target once done with the plan.
-func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*engine.Target, *plan.Plan, error) {
+func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*engine.Target, *plan.Plan, *resolve.Resolved, error) {
 	tg, err := engine.OpenTarget(ctx, s, in)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	p, _, err := engine.Plan(ctx, in, tg)
+	p, res, err := engine.Plan(ctx, in, tg)
 	if err != nil {
 		tg.Close()
-		return nil, nil, planError(err)
+		return nil, nil, nil, planError(err)
 	}
-	return tg, p, nil
+	return tg, p, res, nil
 }
 
 // planError maps a planner failure: a limit the plan would exceed is
 // invalid input (exit 4), anything else a runtime error.
 func planError(err error) error {
-	if errors.Is(err, plan.ErrLimitExceeded) {
+	if errors.Is(err, limits.ErrLimitExceeded) {
 		return withExitCode(exitInvalid, err)
 	}
 	return err
@@ -79,7 +82,7 @@ func renderPlan(w io.Writer, format string, view planview.Input, io *IOStreams) 
 
 // savedPlanID is a short, stable name of a saved plan: the hash of its
 // preconditions and inputs.
-func savedPlanID(saved *plan.SavedPlan) string {
+func savedPlanID(saved *planfile.Plan) string {
 	var keys []string
 	for k, v := range saved.Inputs {
 		keys = append(keys, k+"="+v)

@@ -115,7 +115,23 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 	if cfg.SecurityGroupName != "" {
 		b.scope.SecurityGroup = b.nsgID().Key()
 	}
+	b.scope.Placement = placement(cfg)
 	return b.state, b.scope, b.diags
+}
+
+// placement is where the configuration puts the cluster's resources
+// (ccm-semantics, config section): what a plan reads even when no Service
+// names a group.
+func placement(cfg *cluster.Config) plan.Placement {
+	return plan.Placement{
+		LoadBalancers:  cfg.LBResourceGroup(),
+		PublicIPs:      cfg.ResourceGroup,
+		SecurityGroups: cfg.NSGResourceGroup(),
+		PrivateLinks:   cfg.PLSResourceGroup(),
+		Endpoints:      cfg.ResourceGroup,
+		DNSZones:       cfg.ResourceGroup,
+		VNet:           plan.VNetRef{ResourceGroup: cfg.VnetRG(), Name: cfg.VnetName},
+	}
 }
 
 // sortedServices orders by namespace/name so that the first Service of a

@@ -56,11 +56,12 @@ func newEnv(tb testing.TB, opts emulator.Options) *env {
 	return &env{emu: emu, p: p}
 }
 
-func (e *env) scope() azure.ReadScope {
-	return azure.ReadScope{
-		LoadBalancerGroups: []string{rg}, PublicIPGroups: []string{rg}, SecurityGroupGroups: []string{rg},
-		PrivateLinkGroups: []string{rg}, PrivateEndpointGroups: []string{rg}, DNSZoneGroups: []string{rg},
+func (e *env) scope() plan.ReadScope {
+	var rs plan.ReadScope
+	for _, k := range plan.ReadKinds {
+		rs.Add(k, rg)
 	}
+	return rs
 }
 
 func (e *env) read(tb testing.TB) *plan.State {

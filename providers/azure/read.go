@@ -16,35 +16,12 @@ import (
 	"github.com/azsvc/azsvc/plan"
 )
 
-// ReadScope names what Read lists: one subscription and, per resource type,
-// the resource groups that may hold it. Groups are compared case-insensitively
-// and each is listed once per type.
-type ReadScope struct {
-	Subscription string // empty: the provider's subscription
-
-	LoadBalancerGroups    []string
-	PublicIPGroups        []string
-	SecurityGroupGroups   []string
-	PrivateLinkGroups     []string
-	PrivateEndpointGroups []string
-	DNSZoneGroups         []string
-	// VirtualNetworks are the VNets whose subnets are read: the cluster's,
-	// holding the PLS NAT subnets whose network policy azsvc disables.
-	VirtualNetworks []VNetRef
-}
-
-// VNetRef names a virtual network.
-type VNetRef struct {
-	ResourceGroup string
-	Name          string
-}
-
 // Read lists every resource type in its resource groups and returns what it
 // found as observed state. It makes list calls only, never one GET per
 // resource: the number of reads grows with paging and with the number of
 // private DNS zones (links and A records are listed per zone), not with the
 // number of Services. A resource group that does not exist reads as empty.
-func (p *Provider) Read(ctx context.Context, scope ReadScope) (*plan.State, error) {
+func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State, error) {
 	sub := scope.Subscription
 	if sub == "" {
 		sub = p.subscription
@@ -54,20 +31,17 @@ func (p *Provider) Read(ctx context.Context, scope ReadScope) (*plan.State, erro
 		return nil, err
 	}
 	r := &reader{c: c, state: plan.NewState()}
-	steps := []struct {
-		groups []string
-		list   func(context.Context, string) error
-	}{
-		{scope.LoadBalancerGroups, r.loadBalancers},
-		{scope.PublicIPGroups, r.publicIPs},
-		{scope.SecurityGroupGroups, r.securityGroups},
-		{scope.PrivateLinkGroups, r.privateLinkServices},
-		{scope.PrivateEndpointGroups, r.privateEndpoints},
-		{scope.DNSZoneGroups, r.privateZones},
+	lists := map[plan.Kind]func(context.Context, string) error{
+		plan.KindLoadBalancer:       r.loadBalancers,
+		plan.KindPublicIP:           r.publicIPs,
+		plan.KindSecurityGroup:      r.securityGroups,
+		plan.KindPrivateLinkService: r.privateLinkServices,
+		plan.KindPrivateEndpoint:    r.privateEndpoints,
+		plan.KindPrivateDNSZone:     r.privateZones,
 	}
-	for _, s := range steps {
-		for _, rg := range unique(s.groups) {
-			if err := s.list(ctx, rg); err != nil && !isGroupNotFound(err) {
+	for _, k := range plan.ReadKinds {
+		for _, rg := range unique(scope.Groups[k]) {
+			if err := lists[k](ctx, rg); err != nil && !isGroupNotFound(err) {
 				return nil, err
 			}
 		}
@@ -274,7 +248,7 @@ func (r *reader) privateZones(ctx context.Context, rg string) error {
 // subnets lists the subnets of one VNet in one call (per page). A VNet or
 // resource group that does not exist reads as having no subnets: the plan
 // then reports the PLS subnet as not found, as CCM does.
-func (r *reader) subnets(ctx context.Context, v VNetRef) error {
+func (r *reader) subnets(ctx context.Context, v plan.VNetRef) error {
 	what := "subnets of virtual network " + v.Name + " in " + v.ResourceGroup
 	pager := r.c.network.NewSubnetsClient().NewListPager(v.ResourceGroup, v.Name, nil)
 	for pager.More() {
@@ -295,9 +269,9 @@ func (r *reader) subnets(ctx context.Context, v VNetRef) error {
 }
 
 // uniqueVNets drops unnamed and case-insensitively repeated VNets.
-func uniqueVNets(vnets []VNetRef) []VNetRef {
+func uniqueVNets(vnets []plan.VNetRef) []plan.VNetRef {
 	seen := map[string]bool{}
-	var out []VNetRef
+	var out []plan.VNetRef
 	for _, v := range vnets {
 		k := strings.ToLower(v.ResourceGroup + "/" + v.Name)
 		if v.ResourceGroup != "" && v.Name != "" && !seen[k] {

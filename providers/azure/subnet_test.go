@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/plantest"
 	"github.com/azsvc/azsvc/providers/azure"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
@@ -18,7 +19,7 @@ import (
 // and prefix stay, a second plan is empty, and a stale etag is refused.
 func TestSubnetPolicyRoundTrip(t *testing.T) {
 	e := newEnv(t, emulator.Options{InstantOperations: true})
-	scope := azure.ReadScope{VirtualNetworks: []azure.VNetRef{{ResourceGroup: rg, Name: "aks-vnet"}, {ResourceGroup: rg, Name: "AKS-VNET"}}}
+	scope := plan.ReadScope{VirtualNetworks: []plan.VNetRef{{ResourceGroup: rg, Name: "aks-vnet"}, {ResourceGroup: rg, Name: "AKS-VNET"}}}
 	e.emu.Counters().Reset()
 	before := readScope(t, e, scope)
 	if got := e.emu.Counters().Reads(""); got != 1 {
@@ -43,7 +44,7 @@ func TestSubnetPolicyRoundTrip(t *testing.T) {
 	desired := plan.NewState()
 	desired.Put(&plan.Resource{ID: id, Properties: map[string]any{"privateLinkServiceNetworkPolicies": "Disabled"},
 		Services: []string{"ns/svc"}, Owned: true})
-	p, err := plan.Diff(desired, before, plan.Scope{Cluster: "kubernetes"})
+	p, _, err := plantest.Plan(desired, before, plan.Scope{Cluster: "kubernetes"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestSubnetPolicyRoundTrip(t *testing.T) {
 	if d := cmp.Diff(res, reread); d != "" {
 		t.Errorf("write result differs from read (-write +read):\n%s", d)
 	}
-	if p2, err := plan.Diff(desired, after, plan.Scope{Cluster: "kubernetes"}); err != nil || len(p2.Steps) != 0 {
+	if p2, _, err := plantest.Plan(desired, after, plan.Scope{Cluster: "kubernetes"}); err != nil || len(p2.Steps) != 0 {
 		t.Errorf("second plan: %v, %d steps, want none", err, len(p2.Steps))
 	}
 
@@ -81,14 +82,14 @@ func TestSubnetPolicyRoundTrip(t *testing.T) {
 
 func TestReadMissingVNetHasNoSubnets(t *testing.T) {
 	e := newEnv(t, emulator.Options{})
-	st := readScope(t, e, azure.ReadScope{VirtualNetworks: []azure.VNetRef{
+	st := readScope(t, e, plan.ReadScope{VirtualNetworks: []plan.VNetRef{
 		{ResourceGroup: rg, Name: "no-such-vnet"}, {ResourceGroup: "no-such-group", Name: "aks-vnet"}}})
 	if st.Len() != 0 {
 		t.Errorf("read %d resources, want none", st.Len())
 	}
 }
 
-func readScope(tb testing.TB, e *env, scope azure.ReadScope) *plan.State {
+func readScope(tb testing.TB, e *env, scope plan.ReadScope) *plan.State {
 	tb.Helper()
 	st, err := e.p.Read(context.Background(), scope)
 	if err != nil {

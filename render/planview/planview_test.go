@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/plantest"
 	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/render/style"
 )
@@ -29,9 +30,9 @@ func header() Header {
 
 func mustDiff(t testing.TB, desired, observed *plan.State, scope plan.Scope) *plan.Plan {
 	t.Helper()
-	p, err := plan.Diff(desired, observed, scope)
+	p, _, err := plantest.Plan(desired, observed, scope)
 	if err != nil {
-		t.Fatalf("Diff: %v", err)
+		t.Fatalf("plan: %v", err)
 	}
 	return p
 }

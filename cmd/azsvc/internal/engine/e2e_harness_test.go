@@ -125,7 +125,7 @@ func newMemTarget(t testing.TB, in *Inputs, opts emulator.Options) *Target {
 
 // retarget points the target's reads at what in needs (the read scope
 // depends on the Services' annotations).
-func retarget(tg *Target, in *Inputs) { tg.Read = readScope(in) }
+func retarget(tg *Target, in *Inputs) { tg.Read = ReadScopeOf(in) }
 
 // retryAttempts is the attempts per step the tests give apply.
 const retryAttempts = 5

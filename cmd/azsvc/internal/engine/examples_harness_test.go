@@ -43,13 +43,10 @@ func newExampleTarget(t testing.TB, in *Inputs, opts emulator.Options) *Target {
 // in Azure before CCM uses them, and neither CCM nor azsvc creates one.
 func resourceGroups(t testing.TB, in *Inputs) [][]byte {
 	t.Helper()
-	scope := readScope(in)
+	scope := ReadScopeOf(in)
 	groups := map[string]bool{}
-	for _, l := range [][]string{scope.LoadBalancerGroups, scope.PublicIPGroups, scope.SecurityGroupGroups,
-		scope.PrivateLinkGroups, scope.PrivateEndpointGroups, scope.DNSZoneGroups} {
-		for _, g := range l {
-			groups[g] = true
-		}
+	for _, g := range scope.AllGroups() {
+		groups[g] = true
 	}
 	var out [][]byte
 	for _, g := range sortedSet(groups) {

@@ -92,7 +92,10 @@ func LoadConfigOnly(s Settings) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Inputs{Service: &service.Input{}, Config: cfg, Notes: notes, Desired: plan.NewState()}, nil
+	// The desired state of no Services still knows where the cluster's
+	// resources live: what the saved plan's target is read from.
+	state, scope, _ := desired.Build(nil, cfg)
+	return &Inputs{Service: &service.Input{}, Config: cfg, Notes: notes, Desired: state, Scope: scope}, nil
 }
 
 func loadConfig(s Settings) (*cluster.Config, []string, error) {

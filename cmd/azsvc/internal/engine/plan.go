@@ -10,26 +10,51 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
-	"github.com/azsvc/azsvc/providers/azure"
+	"github.com/azsvc/azsvc/plan/diff"
+	"github.com/azsvc/azsvc/plan/graph"
+	"github.com/azsvc/azsvc/plan/limits"
+	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/resolve"
 )
 
-// Plan reads the target and diffs it against the desired state.
-func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *plan.State, error) {
+// Plan reads the target and plans the inputs against it: resolve the final
+// desired state, diff it with what ARM holds, schedule the changes into
+// writes, check ARM's limits. It returns the resolved state too: a saved
+// plan's preconditions come from it.
+func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Resolved, error) {
 	observed, err := t.Provider.Read(ctx, t.Read)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", t.Describe(), err)
 	}
-	p, err := plan.Diff(in.Desired, observed, in.Scope)
+	return PlanAgainst(in.Desired, observed, in.Scope)
+}
+
+// PlanAgainst plans desired against an observed state already read.
+func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.Resolved, error) {
+	res, err := resolve.Resolve(desired, observed, scope)
 	if err != nil {
 		return nil, nil, err
 	}
-	return p, observed, nil
+	changes, err := diff.Diff(res)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := graph.Schedule(changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.Limits, err = limits.Check(p, res.Observed); err != nil {
+		return nil, nil, err
+	}
+	return p, res, nil
 }
 
 // Save writes p in its saved form (azsvc plan --out), with the hashes of
-// the inputs and the target, so apply can refuse it once stale.
-func Save(path string, p *plan.Plan, in *Inputs, t *Target) (*plan.SavedPlan, error) {
-	saved := plan.NewSavedPlan(p, t.Describe(), InputHashes(in), in.Scope)
+// the inputs, the target and the preconditions read from res, so apply
+// can refuse it once stale.
+func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target) (*planfile.Plan, error) {
+	pre := planfile.Preconditions(p, res.Observed, res.Managed)
+	saved := planfile.New(p, t.Describe(), InputHashes(in), in.Scope, pre)
 	data, err := json.MarshalIndent(saved, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode saved plan: %w", err)
@@ -46,12 +71,12 @@ func Save(path string, p *plan.Plan, in *Inputs, t *Target) (*plan.SavedPlan, er
 }
 
 // LoadSaved reads a plan written by Save.
-func LoadSaved(path string) (*plan.SavedPlan, *plan.Plan, error) {
+func LoadSaved(path string) (*planfile.Plan, *plan.Plan, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read saved plan: %w", err)
 	}
-	var saved plan.SavedPlan
+	var saved planfile.Plan
 	if err := json.Unmarshal(data, &saved); err != nil {
 		return nil, nil, fmt.Errorf("%s: not a saved azsvc plan: %w", path, err)
 	}
@@ -77,14 +102,19 @@ func InputHashes(in *Inputs) map[string]string {
 
 // CheckSaved re-reads what a saved plan touches and reports what changed
 // since it was made (apply refuses such a plan).
-func CheckSaved(ctx context.Context, saved *plan.SavedPlan, t *Target) error {
+func CheckSaved(ctx context.Context, saved *planfile.Plan, t *Target) error {
 	if saved.Target != t.Describe() {
 		return &apply.StaleError{Changed: []apply.Drift{{Address: "target",
 			Detail: fmt.Sprintf("plan was made for %s, not %s", saved.Target, t.Describe())}}}
 	}
-	read := t.Read
+	read := t.Read.Clone()
 	for _, pre := range saved.Preconditions {
-		addGroupOf(&read, pre.ID)
+		if id, err := plan.ParseID(pre.ID); err == nil {
+			read.Add(id.Kind, id.ResourceGroup)
+			if id.Kind == plan.KindSubnet {
+				read.AddVNet(plan.VNetRef{ResourceGroup: id.ResourceGroup, Name: id.Names[0]})
+			}
+		}
 	}
 	now, err := t.Provider.Read(ctx, read)
 	if err != nil {
@@ -102,31 +132,4 @@ func HashStrings(lines []string) string {
 		h.Write([]byte{'\n'})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// addGroupOf adds the resource group of id to the read scope of its kind,
-// so a saved plan is checked against every group it touches.
-func addGroupOf(r *azure.ReadScope, id string) {
-	pid, err := plan.ParseID(id)
-	if err != nil {
-		return
-	}
-	top := pid.Kind
-	if p := top.Parent(); p != "" {
-		top = p
-	}
-	switch top {
-	case plan.KindLoadBalancer:
-		r.LoadBalancerGroups = append(r.LoadBalancerGroups, pid.ResourceGroup)
-	case plan.KindPublicIP:
-		r.PublicIPGroups = append(r.PublicIPGroups, pid.ResourceGroup)
-	case plan.KindSecurityGroup:
-		r.SecurityGroupGroups = append(r.SecurityGroupGroups, pid.ResourceGroup)
-	case plan.KindPrivateLinkService:
-		r.PrivateLinkGroups = append(r.PrivateLinkGroups, pid.ResourceGroup)
-	case plan.KindPrivateEndpoint:
-		r.PrivateEndpointGroups = append(r.PrivateEndpointGroups, pid.ResourceGroup)
-	case plan.KindPrivateDNSZone:
-		r.DNSZoneGroups = append(r.DNSZoneGroups, pid.ResourceGroup)
-	}
 }

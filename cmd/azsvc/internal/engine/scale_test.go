@@ -25,7 +25,7 @@ func BenchmarkPlanCore10000(b *testing.B) {
 		b.ResetTimer()
 		for range b.N {
 			st, scope, diags := desired.Build(svcs, cfg)
-			p, err := plan.Diff(st, observed, scope)
+			p, _, err := PlanAgainst(st, observed, scope)
 			if err != nil || len(diags) > 0 {
 				b.Fatalf("diff: %v, %d diagnostics", err, len(diags))
 			}

@@ -3,13 +3,14 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
+	"slices"
 
+	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
-	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/providers/azure"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
@@ -19,7 +20,7 @@ type Target struct {
 	Provider *azure.Provider
 	// Emulator is the in-process emulator, nil when the target is Azure.
 	Emulator *emulator.Emulator
-	Read     azure.ReadScope
+	Read     plan.ReadScope
 }
 
 // Describe names the target for the plan header.
@@ -37,7 +38,7 @@ func (t *Target) Close() error {
 // to the local emulator (persisted at s.StatePath), seeding the cluster's
 // resource group, VNet, subnets and NSG when they are missing.
 func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
-	read := readScope(in)
+	read := ReadScopeOf(in)
 	if s.Subscription != "" {
 		p, err := azure.NewAzure(ctx, s.Subscription)
 		if err != nil {
@@ -69,14 +70,14 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Target, error) {
 	cfg := in.Config
 	sub := cfg.SubscriptionForIDs()
+	read := ReadScopeOf(in)
 	if err := emu.EnsureBaseline(sub, cfg.ResourceGroup, cfg.Location, cfg.VnetName, baselineVNetCIDR,
-		baselineSubnets(cfg, in.Service.Services), cfg.SecurityGroupName); err != nil {
+		baselineSubnets(cfg, read), cfg.SecurityGroupName); err != nil {
 		return nil, fmt.Errorf("seed the local emulator: %w", err)
 	}
 	// The resource groups Services name (PIP and PLS groups) exist in any
 	// real subscription they work in; create the missing ones here.
-	read := readScope(in)
-	for _, rg := range allGroups(read) {
+	for _, rg := range read.AllGroups() {
 		if err := emu.EnsureBaseline(sub, rg, cfg.Location, "", "", nil, ""); err != nil {
 			return nil, fmt.Errorf("seed the local emulator: %w", err)
 		}
@@ -94,27 +95,22 @@ func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Ta
 }
 
 // The emulator's VNet: the cluster subnet takes the first /16, every other
-// subnet a Service names gets the next /24 of 10.225.0.0/16 in name order.
-// Matches AKS's default node subnet layout closely enough for planning.
+// subnet the desired state places something in gets the next /24 of
+// 10.225.0.0/16 in name order. Matches AKS's default node subnet layout
+// closely enough for planning.
 const (
 	baselineVNetCIDR   = "10.224.0.0/12"
 	baselineNodeSubnet = "10.224.0.0/16"
 )
 
-func baselineSubnets(cfg *cluster.Config, svcs []*service.Service) map[string]string {
+func baselineSubnets(cfg *cluster.Config, read plan.ReadScope) map[string]string {
 	names := map[string]bool{}
-	for _, s := range svcs {
-		for _, key := range []string{service.AnnInternalSubnet, service.AnnPLSIPConfigurationSubnet} {
-			if v, ok := s.Annotation(key); ok && v != "" && v != cfg.SubnetName {
-				names[v] = true
-			}
+	for _, id := range read.Subnets {
+		if n := id.Name(); n != "" && n != cfg.SubnetName {
+			names[n] = true
 		}
 	}
-	others := make([]string, 0, len(names))
-	for n := range names {
-		others = append(others, n)
-	}
-	sort.Strings(others)
+	others := slices.Sorted(maps.Keys(names))
 	subnets := map[string]string{}
 	if cfg.SubnetName != "" {
 		subnets[cfg.SubnetName] = baselineNodeSubnet
@@ -128,46 +124,6 @@ func baselineSubnets(cfg *cluster.Config, svcs []*service.Service) map[string]st
 	return subnets
 }
 
-// readScope lists the resource groups a plan must read: every group the
-// configuration or a Service's annotations can place a resource in. Reads
-// are list calls per type and group, so their number does not grow with
-// the number of Services.
-func readScope(in *Inputs) azure.ReadScope {
-	cfg := in.Config
-	pip := []string{cfg.ResourceGroup}
-	pls := []string{cfg.PLSResourceGroup()}
-	for _, s := range in.Service.Services {
-		if v := s.PIPResourceGroup(); v != "" {
-			pip = append(pip, v)
-		}
-		if v := s.PLSResourceGroup(); v != "" {
-			pls = append(pls, v)
-		}
-	}
-	return azure.ReadScope{
-		LoadBalancerGroups:    []string{cfg.LBResourceGroup()},
-		PublicIPGroups:        pip,
-		SecurityGroupGroups:   []string{cfg.NSGResourceGroup()},
-		PrivateLinkGroups:     pls,
-		PrivateEndpointGroups: []string{cfg.ResourceGroup},
-		DNSZoneGroups:         []string{cfg.ResourceGroup},
-		// The cluster VNet's subnets: a PLS NAT subnet's network policy is
-		// planned like any resource (ccm-semantics §8 "Subnet policy").
-		VirtualNetworks: []azure.VNetRef{{ResourceGroup: cfg.VnetRG(), Name: cfg.VnetName}},
-	}
-}
-
-func allGroups(r azure.ReadScope) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, groups := range [][]string{r.LoadBalancerGroups, r.PublicIPGroups, r.SecurityGroupGroups,
-		r.PrivateLinkGroups, r.PrivateEndpointGroups, r.DNSZoneGroups} {
-		for _, g := range groups {
-			if k := strings.ToLower(g); g != "" && !seen[k] {
-				seen[k] = true
-				out = append(out, g)
-			}
-		}
-	}
-	return out
-}
+// ReadScopeOf is what a plan of in reads: a function of the inputs,
+// derived in the core (resolve.ReadScope).
+func ReadScopeOf(in *Inputs) plan.ReadScope { return resolve.ReadScope(in.Desired, in.Scope) }

@@ -62,7 +62,7 @@ func testAddedServicesWrites(t *testing.T) {
 	mustApply(t, mustPlan(t, in, tg), tg)
 
 	grown := loadExample(t, old, publicServices(t, existing, added))
-	tg.Read = readScope(grown)
+	tg.Read = ReadScopeOf(grown)
 	p := mustPlan(t, grown, tg)
 	counters := tg.Emulator.Counters()
 	counters.Reset()
@@ -93,12 +93,12 @@ func testAddedServicesWrites(t *testing.T) {
 
 func countPIPs(t testing.TB, tg *Target, in *Inputs) int {
 	t.Helper()
-	_, observed, err := Plan(t.Context(), in, tg)
+	_, res, err := Plan(t.Context(), in, tg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, r := range observed.OfKind(plan.KindPublicIP) {
+	for _, r := range res.Observed.State.OfKind(plan.KindPublicIP) {
 		if strings.HasPrefix(r.Name(), in.Config.ClusterName+"-a") {
 			n++
 		}

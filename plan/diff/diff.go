@@ -1,0 +1,158 @@
+// Package diff compares the resolved desired state (plan/resolve) with
+// what ARM holds, at child granularity, and turns the difference into
+// Changes: create, update, adopt, replace or delete, each with a typed
+// reason and no English. It knows ARM's rules (which fields force a
+// replacement, that a resource still referenced cannot go) but not CCM's:
+// those were applied by resolve. It is pure and deterministic.
+package diff
+
+import (
+	"slices"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/resolve"
+)
+
+// Result is the set of changes and what the scheduler reads with them. It
+// satisfies graph.Input.
+type Result struct {
+	res       *resolve.Resolved
+	changes   map[plan.Key]*plan.Change
+	blocked   plan.Blocks
+	noop      int
+	conflicts map[plan.Key]bool
+}
+
+// Diff compares res.Desired with res.Observed.
+//
+// Resources whose values copy another's (AfterApply markers: an NSG rule's
+// destinations) are compared last, once it is known whether their source
+// is created or re-created (then the value is known only after apply).
+// Changes serving only Services CCM fails are withdrawn, and so is every
+// change that references something blocked. A replace that something
+// else still references re-creates that too, or is blocked.
+func Diff(res *resolve.Resolved) (*Result, error) {
+	d := &Result{res: res, changes: map[plan.Key]*plan.Change{}, blocked: res.Blocked.Clone(), conflicts: map[plan.Key]bool{}}
+	for k := range res.Conflicts {
+		d.conflicts[k] = true
+	}
+	desired := plan.NewIndex(res.Desired).Entries
+	var copying []plan.Entry
+	for _, e := range desired {
+		if plan.HasMarker(e.R.Properties) && e.R.Kind() == plan.KindSecurityRule {
+			copying = append(copying, e)
+			continue
+		}
+		d.diffOne(e.Key, e.R)
+	}
+	d.withdrawFailed()
+	for k, services := range res.Remove {
+		got, _ := res.Observed.Get(k)
+		d.changes[k] = deletion(got, services)
+	}
+	d.blockDependents()
+	d.settle()
+	for _, e := range copying {
+		d.diffOne(e.Key, e.R)
+	}
+	d.blockDependents()
+	d.markDisruptive()
+	return d, nil
+}
+
+func deletion(r *plan.Resource, services []string) *plan.Change {
+	return &plan.Change{Actions: []plan.Action{plan.ActionDelete}, Before: r, Reason: plan.ReasonServiceRemoved, Services: plan.SortedUnique(services)}
+}
+
+// diffOne plans one desired resource.
+func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
+	want = d.resolveMarkers(want)
+	got, exists := d.res.Observed.Get(key)
+	if !exists {
+		d.changes[key] = &plan.Change{Actions: []plan.Action{plan.ActionCreate}, After: plan.WithoutAbsent(want),
+			Reason: plan.ReasonServiceAdded, Services: want.Services}
+		return
+	}
+	attrs := compareResource(want, got)
+	if len(attrs) == 0 {
+		d.noop++
+		return
+	}
+	c := &plan.Change{Before: got, Services: want.Services, Attributes: attrs}
+	replace := markReplacement(want.Kind(), attrs)
+	switch {
+	case replace && want.Kind() == plan.KindSecurityGroup:
+		// The NSG is shared with everything in the cluster's subnets; azsvc
+		// never deletes it (ccm-semantics §5.1: CCM requires it to exist).
+		d.blocked.Add(plan.Blocked{Address: want.ID.Address(), Code: plan.BlockNSGReplace, Services: want.Services})
+		return
+	case want.Kind() == plan.KindSubnet:
+		// CCM disables the policy as part of placing a Service's PLS
+		// (ccm-semantics §8 "Subnet policy"): not drift, and never a
+		// replace, whatever else the subnet holds.
+		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionUpdate}, plan.Merge(want, got), plan.ReasonServiceAdded
+	case replace:
+		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionDelete, plan.ActionCreate}, plan.WithoutAbsent(want), plan.ReasonRequiresReplacement
+	case onlyAddsTags(attrs):
+		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionAdopt}, plan.Merge(want, got), plan.ReasonServiceAdded
+	default:
+		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionUpdate}, plan.Merge(want, got), updateReason(want.Kind(), attrs)
+	}
+	d.changes[key] = c
+}
+
+// withdrawFailed removes the creates and updates that serve only Services
+// CCM fails; blockDependents then withdraws what references them. The
+// Blocked entry resolve wrote for the Service speaks for all of them: one
+// line per Service reads better than one per rule and probe.
+func (d *Result) withdrawFailed() {
+	if len(d.res.Failed) == 0 {
+		return
+	}
+	for _, k := range d.sortedKeys() {
+		c := d.changes[k]
+		if c.After == nil || !d.res.AllFailed(c.Services) {
+			continue
+		}
+		delete(d.changes, k)
+		d.conflicts[k] = true
+	}
+}
+
+// blockDependents withdraws every create or update whose body references a
+// resource that is blocked: it would point at something azsvc does not
+// write (CCM errors out in the same cases).
+func (d *Result) blockDependents() {
+	for changed := len(d.conflicts) > 0; changed; {
+		changed = false
+		for _, k := range d.sortedKeys() {
+			c := d.changes[k]
+			if c.After == nil {
+				continue
+			}
+			if i := slices.IndexFunc(plan.Dependencies(c.After), func(ref plan.Key) bool { return d.conflicts[ref] }); i >= 0 {
+				ref := plan.Dependencies(c.After)[i]
+				d.blocked.Add(plan.Blocked{Address: c.ID().Address(), Code: plan.BlockDependsOnBlocked, Other: ref.Address(), Services: c.Services})
+				delete(d.changes, k)
+				d.conflicts[k], changed = true, true
+			}
+		}
+	}
+}
+
+// markDisruptive marks every delete and replace, and the updates that move
+// traffic (ux-anchors §8.2 item 6). Renderers say what each one breaks.
+func (d *Result) markDisruptive() {
+	for _, c := range d.changes {
+		c.Disruptive = c.Has(plan.ActionDelete) || c.Has(plan.ActionUpdate) && plan.MovesTraffic(c)
+	}
+}
+
+func (d *Result) sortedKeys() []plan.Key {
+	out := make([]plan.Key, 0, len(d.changes))
+	for k := range d.changes {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,14 @@
+// Package planfile is the saved form of a plan: what `azsvc plan --out`
+// writes and `azsvc apply FILE` reads (ux-anchors §8.6).
+//
+// A saved plan is JSON with a format_version "MAJOR.MINOR". Compatibility
+// rule: a reader accepts every file of its own major version and ignores
+// fields it does not know; a new field that readers may ignore bumps the
+// minor version, anything else the major. Unknown and AfterApply markers
+// are written as {"$azsvc_unknown": {"source": key, "field": name}} so they
+// survive the round trip.
+//
+// Version history: 1.0 wrote impact sentences and blocked reasons as
+// English; 1.1 writes the typed reason, cause and block codes instead (the
+// renderers word them), and reads 1.0 files.
+package planfile

@@ -1,0 +1,245 @@
+package resolve
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+// planRemovals decides which observed resources this plan deletes: the
+// owned ones nothing desires, of in-scope Services and, with Scope.Prune,
+// of Services outside the scope (ccm-semantics §7.3, §7.4). Public IPs
+// follow the release rules (releasePIP); NSG rules the reconcile
+// (mergeNSGs); load balancers, backend pools, private link services and
+// the shared probe are removed only by settleRemovals.
+func (r *resolver) planRemovals() {
+	for _, e := range r.obs.Entries {
+		res := e.R
+		if _, wanted := r.wanted.Get(e.Key); wanted {
+			continue
+		}
+		own := r.own[e.Key]
+		if !own.Managed || r.out.AllFailed(own.Services) {
+			continue
+		}
+		switch res.Kind() {
+		case plan.KindSecurityRule, plan.KindSecurityGroup, plan.KindLoadBalancer, plan.KindBackendPool,
+			plan.KindPrivateLinkService, plan.KindSubnet:
+			continue
+		case plan.KindProbe:
+			if strings.EqualFold(res.Name(), plan.SharedProbeName) {
+				continue
+			}
+		case plan.KindPublicIP:
+			r.releasePIP(res, own)
+			continue
+		}
+		if !own.Deletable {
+			continue
+		}
+		if len(own.Services) > 0 && (!own.Foreign || r.scope.Prune) || len(own.Services) == 0 && own.Foreign && r.scope.Prune {
+			r.remove(e.Key, own.Services)
+		}
+	}
+	r.settleRemovals()
+}
+
+func (r *resolver) remove(k plan.Key, services []string) {
+	r.out.Remove[k] = plan.SortedUnique(services)
+}
+
+// releasePIP unbinds the in-scope Services from a managed public IP no
+// in-scope Service wants, and deletes it when no Service is left in its
+// k8s-azure-service tag (ccm-semantics §6 release criteria). User-assigned
+// IPs are never deleted.
+func (r *resolver) releasePIP(pip *plan.Resource, own Ownership) {
+	if !own.Deletable || len(own.Services) == 0 && !r.scope.Prune {
+		return
+	}
+	remaining := own.ForeignServices
+	if r.scope.Prune {
+		remaining = nil
+	}
+	if len(remaining) == 0 {
+		r.remove(pip.Key(), append(own.Services, own.ForeignServices...))
+		return
+	}
+	r.out.Desired.Put(&plan.Resource{ID: pip.ID, Tags: map[string]string{plan.TagService: strings.Join(remaining, ",")},
+		Services: own.Services, Owned: true})
+}
+
+// settleRemovals makes the removals consistent with ARM's reference rules,
+// to a fixpoint:
+//   - a private link service on a removed frontend is deleted first
+//     (ccm-semantics §8 "Deletion");
+//   - a resource still referenced by something that stays is not deleted
+//     (CCM's isFrontendIPConfigUnsafeToDelete; ARM's "in use" errors,
+//     arm-rules §2.1): the removal becomes a Blocked entry;
+//   - a load balancer left without frontends is deleted with its children
+//     (§7.3 step 1.8), and the shared probe once no rule uses it (§4).
+func (r *resolver) settleRemovals() {
+	keeps := r.keepsObserved()
+	for changed := true; changed; {
+		changed = false
+		for _, k := range sortedKeys(r.out.Remove) {
+			if _, still := r.out.Remove[k]; still && r.settleReferrers(k, keeps) {
+				changed = true
+			}
+		}
+		if r.removeEmptyLBs() {
+			changed = true
+		}
+	}
+	r.removeUnusedSharedProbes()
+}
+
+// settleReferrers handles the observed resources that reference the
+// removed target; it reports whether it changed anything.
+func (r *resolver) settleReferrers(target plan.Key, keeps map[plan.Key]bool) bool {
+	for _, rk := range r.obs.Referrers(target) {
+		if _, gone := r.out.Remove[rk]; gone || r.parentRemoved(rk) || r.dropsReference(rk, target, keeps) {
+			continue
+		}
+		ref, _ := r.obs.Get(rk)
+		own := r.own[rk]
+		if _, desired := r.wanted.Get(rk); !desired && own.Managed && ref.Kind() == plan.KindPrivateLinkService {
+			r.remove(rk, append(own.Services, r.out.Remove[target]...))
+			return true
+		}
+		r.block(plan.Blocked{Address: target.Address(), Code: plan.BlockDeleteInUse, Other: ref.ID.Address(), Services: r.out.Remove[target]})
+		delete(r.out.Remove, target)
+		return true
+	}
+	return false
+}
+
+// dropsReference reports whether the desired body of the referrer rk no
+// longer references target: its update runs before the delete of what it
+// referenced (DESIGN.md "Order"). A referrer whose update is not made (it
+// is blocked, or serves only failed Services) keeps what ARM holds.
+func (r *resolver) dropsReference(rk, target plan.Key, keeps map[plan.Key]bool) bool {
+	want, desired := r.out.Desired.Get(rk)
+	if !desired || keeps[rk] {
+		return false
+	}
+	body := want
+	if got, ok := r.obs.Get(rk); ok {
+		body = plan.Merge(want, got)
+	}
+	return !slices.Contains(plan.Dependencies(body), target)
+}
+
+// keepsObserved lists the desired resources whose change the diff will
+// withdraw: those of failed Services, and those referencing something
+// blocked (transitively). Their observed body is what stays in ARM.
+func (r *resolver) keepsObserved() map[plan.Key]bool {
+	keeps := map[plan.Key]bool{}
+	for k := range r.out.Conflicts {
+		keeps[k] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, e := range r.desList {
+			want, ok := r.out.Desired.Get(e.Key)
+			if !ok || keeps[e.Key] {
+				continue
+			}
+			if r.out.AllFailed(want.Services) || slices.ContainsFunc(plan.Dependencies(want), func(k plan.Key) bool { return keeps[k] }) {
+				keeps[e.Key], changed = true, true
+			}
+		}
+	}
+	return keeps
+}
+
+func (r *resolver) parentRemoved(k plan.Key) bool {
+	res, ok := r.obs.Get(k)
+	if !ok {
+		return false
+	}
+	pid, ok := res.ID.ParentID()
+	if !ok {
+		return false
+	}
+	_, gone := r.out.Remove[pid.Key()]
+	return gone
+}
+
+// removeEmptyLBs deletes a managed load balancer that nothing desires once
+// this plan removes its last frontend (ccm-semantics §7.3 step 1.8).
+func (r *resolver) removeEmptyLBs() bool {
+	changed := false
+	for _, e := range r.obs.OfKind(plan.KindLoadBalancer) {
+		if _, wanted := r.wanted.Get(e.Key); wanted || !r.own[e.Key].Managed {
+			continue
+		}
+		if _, gone := r.out.Remove[e.Key]; gone {
+			continue
+		}
+		kids := r.obs.Children(e.Key)
+		if !r.losesLastFrontend(kids) {
+			continue
+		}
+		if kid := r.unownedKid(kids); kid != "" {
+			r.block(plan.Blocked{Address: e.R.ID.Address(), Code: plan.BlockEmptiedLB, Other: kid})
+			continue
+		}
+		var services []string
+		for _, k := range kids {
+			if _, gone := r.out.Remove[k.Key()]; !gone {
+				r.remove(k.Key(), nil)
+			}
+			services = append(services, r.out.Remove[k.Key()]...)
+		}
+		r.remove(e.Key, services)
+		changed = true
+	}
+	return changed
+}
+
+func (r *resolver) losesLastFrontend(kids []*plan.Resource) bool {
+	removed := 0
+	for _, k := range kids {
+		if k.Kind() != plan.KindFrontend {
+			continue
+		}
+		if _, gone := r.out.Remove[k.Key()]; !gone {
+			return false
+		}
+		removed++
+	}
+	return removed > 0
+}
+
+func (r *resolver) unownedKid(kids []*plan.Resource) string {
+	for _, k := range kids {
+		if !r.own[k.Key()].Managed {
+			return k.ID.Address()
+		}
+	}
+	return ""
+}
+
+// removeUnusedSharedProbes removes the cluster's shared probe once no rule
+// that stays references it (ccm-semantics §4 keepSharedProbe).
+func (r *resolver) removeUnusedSharedProbes() {
+	for _, e := range r.obs.OfKind(plan.KindProbe) {
+		if !strings.EqualFold(e.R.Name(), plan.SharedProbeName) || !r.own[e.Key].Managed {
+			continue
+		}
+		if _, gone := r.out.Remove[e.Key]; gone {
+			continue
+		}
+		if _, wanted := r.wanted.Get(e.Key); wanted {
+			continue
+		}
+		used := slices.ContainsFunc(r.obs.Referrers(e.Key), func(rk plan.Key) bool {
+			_, gone := r.out.Remove[rk]
+			return !gone
+		})
+		if !used {
+			r.remove(e.Key, nil)
+		}
+	}
+}

@@ -1,0 +1,200 @@
+package resolve
+
+import (
+	"fmt"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+// mergeNSGs resolves the NSG rules of every NSG the plan reconciles, the
+// way CCM's reconcileSecurityGroup does (ccm-semantics §5.5): a managed
+// rule is shared by every Service with the same protocol, sources and ports,
+// so its destinations are reconciled one by one. The destinations of
+// in-scope Services are replaced by what they want now; those of Services
+// outside the scope are kept; a managed rule left without destinations is
+// removed; new rules get priorities as CCM allocates them (§5.4).
+func (r *resolver) mergeNSGs() error {
+	wanted := map[plan.Key][]*plan.Resource{}
+	for _, e := range r.desList {
+		if e.R.Kind() != plan.KindSecurityRule {
+			continue
+		}
+		pid, _ := e.R.ID.ParentID()
+		wanted[pid.Key()] = append(wanted[pid.Key()], e.R)
+	}
+	released := nsgRelease{ips: r.releasedIPs(), retained: r.retainedPorts()}
+	for _, k := range sortedKeys(r.out.owners.SecurityGroups()) {
+		if err := r.mergeNSG(k, wanted[k], released); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// releasedIPs are the addresses of in-scope Services' frontends and public
+// IPs as observed, mapped to those Services: the destinations this plan
+// answers for. Their current use is dropped and re-added from the desired
+// rules. A managed public IP tagged for Services outside the scope is left
+// out; a user-assigned one has no tags, so the ports other Services still
+// serve on an address are kept per rule (retainedPorts, nsg_shared.go).
+func (r *resolver) releasedIPs() map[string][]string {
+	out := map[string][]string{}
+	add := func(ip string, services []string) {
+		if r.out.AllFailed(services) {
+			return // CCM fails these Services before it touches the NSG
+		}
+		if ip != "" {
+			out[ip] = append(out[ip][:len(out[ip]):len(out[ip])], services...)
+		}
+	}
+	for _, e := range r.obs.OfKind(plan.KindFrontend) {
+		own := r.own[e.Key]
+		_, removed := r.out.Remove[e.Key]
+		pruned := own.Foreign && r.scope.Prune && removed
+		if !own.Deletable || len(own.Services) == 0 && !pruned {
+			continue
+		}
+		fe := plan.AsFrontend(e.R)
+		add(fe.PrivateIP(), own.Services)
+		if pip, ok := r.obs.Get(plan.KeyOf(fe.PublicIPID())); ok {
+			if po := r.own[pip.Key()]; len(po.ForeignServices) == 0 || r.scope.Prune {
+				add(plan.AsPublicIP(pip).Address(), own.Services)
+			}
+		}
+	}
+	for _, e := range r.obs.OfKind(plan.KindPublicIP) {
+		own := r.own[e.Key]
+		if own.Deletable && len(own.Services) > 0 && (len(own.ForeignServices) == 0 || r.scope.Prune) {
+			add(plan.AsPublicIP(e.R).Address(), own.Services)
+		}
+	}
+	return out
+}
+
+// mergeNSG resolves the rules of one NSG: handled lists the rules a
+// desired rule of the same name answers for, so the others are reconciled
+// as wanted by nobody in scope.
+func (r *resolver) mergeNSG(nsg plan.Key, wanted []*plan.Resource, released nsgRelease) error {
+	handled := make(map[plan.Key]bool, len(wanted))
+	creates := map[plan.Key]*plan.Resource{}
+	for _, w := range wanted {
+		k := w.Key()
+		handled[k] = true
+		got, ok := r.obs.Get(k)
+		if r.out.AllFailed(w.Services) {
+			continue // an observed rule stays as it is; pins.go says why
+		}
+		rule, blind := r.withNodeIPs(r.withoutFailedAddrs(w))
+		r.noteNodeIPs(rule, blind, ok)
+		empty := len(plan.AsSecurityRule(rule).Destinations()) == 0
+		switch {
+		case !ok && empty:
+			// Nothing to allow yet (nsg_nodes.go); CCM drops such a rule.
+		case !ok:
+			creates[k] = rule
+		case !r.own[k].Managed:
+			r.block(plan.Blocked{Address: w.ID.Address(), Code: plan.BlockNSGRuleNotManaged, Why: r.own[k].Why, Services: w.Services})
+		case empty:
+			r.mergeRule(got, nil, released)
+		default:
+			r.mergeRule(got, rule, released)
+		}
+	}
+	for _, got := range r.obs.Children(nsg) {
+		if k := got.Key(); !handled[k] && r.own[k].Managed {
+			r.mergeRule(got, nil, released)
+		}
+	}
+	return r.allocatePriorities(nsg, creates)
+}
+
+// mergeRule resolves one observed managed rule; want is nil when no
+// in-scope Service wants the rule any more. The destinations it keeps are
+// those the plan does not answer for; the Services of the released ones
+// are the rule's too, so the plan groups the change under them.
+func (r *resolver) mergeRule(got, want *plan.Resource, released nsgRelease) {
+	var kept []any
+	var services []string
+	dests := plan.AsSecurityRule(got).Destinations()
+	for _, dst := range dests {
+		if s, ok := dst.(string); ok {
+			if owners, isReleased := released.ips[s]; isReleased && !servesRetained(got, released.retained[plan.CanonicalIP(s)]) {
+				services = append(services, owners...)
+				continue
+			}
+		}
+		kept = append(kept, dst)
+	}
+	if want == nil {
+		switch {
+		case len(kept) == 0:
+			r.remove(got.Key(), services)
+		case len(kept) != len(dests):
+			body := &plan.Resource{ID: got.ID, Properties: map[string]any{}, Services: plan.SortedUnique(services), Owned: true}
+			plan.SetDestinations(body.Properties, kept)
+			r.out.Desired.Put(body)
+		}
+		return
+	}
+	body := want.Clone()
+	plan.WithoutDestinations(body.Properties)
+	plan.SetDestinations(body.Properties, append(kept, plan.AsSecurityRule(want).Destinations()...))
+	body.Services = plan.SortedUnique(append(services, want.Services...))
+	r.out.Desired.Put(body)
+}
+
+// allocatePriorities gives each new rule a priority the way CCM does
+// (ccm-semantics §5.4): existing rules keep theirs; allow rules take the
+// lowest free priority from 500 up, deny rules the highest free from 4095
+// down. Priorities are unique per direction (arm-rules §1.4).
+func (r *resolver) allocatePriorities(nsg plan.Key, creates map[plan.Key]*plan.Resource) error {
+	used := map[string]map[int]bool{}
+	for _, got := range r.obs.Children(nsg) {
+		if _, gone := r.out.Remove[got.Key()]; gone {
+			continue
+		}
+		rule := plan.AsSecurityRule(got)
+		if p, ok := rule.Priority(); ok {
+			dir := rule.Direction()
+			if used[dir] == nil {
+				used[dir] = map[int]bool{}
+			}
+			used[dir][p] = true
+		}
+	}
+	for _, w := range plan.SortedResources(creates) {
+		rule := plan.AsSecurityRule(w)
+		dir := rule.Direction()
+		if used[dir] == nil {
+			used[dir] = map[int]bool{}
+		}
+		p, ok := nextPriority(used[dir], rule.Deny())
+		if !ok {
+			return fmt.Errorf("security rule priority exhausted in %s: no free priority in %d-%d for %s",
+				nsg.Address(), plan.ManagedPriorityMin, plan.ManagedPriorityMax-1, w.ID.Address())
+		}
+		used[dir][p] = true
+		body := w.Clone()
+		body.Properties["priority"] = p
+		plan.SetDestinations(body.Properties, rule.Destinations())
+		r.out.Desired.Put(body)
+	}
+	return nil
+}
+
+func nextPriority(used map[int]bool, deny bool) (int, bool) {
+	if deny {
+		for p := plan.ManagedPriorityMax - 1; p >= plan.ManagedPriorityMin; p-- {
+			if !used[p] {
+				return p, true
+			}
+		}
+		return 0, false
+	}
+	for p := plan.ManagedPriorityMin; p < plan.ManagedPriorityMax; p++ {
+		if !used[p] {
+			return p, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,125 @@
+package resolve
+
+import (
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+// A frontend pinned to a user-assigned public IP by address references
+// PublicIPByAddress(collection, addr). CCM looks the address up among the
+// public IPs of the resource group and fails the Service when none has it
+// (ccm-semantics §6 "BYO pinned by IP", annotation 22). Resolve does the
+// same before anything else: found, the marker becomes the public IP's ID;
+// not found, the Service fails: the diff withdraws its changes and the plan
+// says why, so its Azure resources stay as they are, as they do while CCM
+// retries.
+
+// findMissingPIPs records the Services whose pinned public IP address is
+// not in the observed resource group, with the error CCM reports.
+func (r *resolver) findMissingPIPs() {
+	found := map[string]bool{}
+	missing := map[string]bool{}
+	for _, e := range r.desList {
+		if e.R.Kind() != plan.KindFrontend {
+			continue
+		}
+		coll, addr, ok := plan.ParsePublicIPByAddress(plan.AsFrontend(e.R).PublicIPRef())
+		if !ok {
+			continue
+		}
+		if _, ok := r.pipIndex[coll][plan.CanonicalIP(addr)]; ok {
+			found[plan.CanonicalIP(addr)] = true
+			continue
+		}
+		missing[plan.CanonicalIP(addr)] = true
+		r.out.Conflicts[e.Key] = true
+		for _, s := range e.R.Services {
+			r.out.Failed[s] = true
+			r.block(plan.Blocked{Address: e.R.ID.Address(), Code: plan.BlockPinnedIPNotFound, Services: []string{s},
+				Value: addr, Group: collectionGroup(coll)})
+		}
+	}
+	for ip := range missing {
+		if !found[ip] {
+			r.failedAddrs[ip] = true
+		}
+	}
+}
+
+// collectionGroup is the resource group named by a collection key.
+func collectionGroup(coll plan.Key) string {
+	parts := strings.Split(strings.Trim(string(coll), "/"), "/")
+	if len(parts) < 4 {
+		return string(coll)
+	}
+	return parts[3]
+}
+
+// withPIPIDs returns want with every PublicIPByAddress marker whose address
+// a public IP of its group has replaced by that IP's ID.
+func (r *resolver) withPIPIDs(want *plan.Resource) *plan.Resource {
+	if want.Kind() != plan.KindFrontend || !plan.HasMarker(want.Properties) {
+		return want
+	}
+	w := want.Clone()
+	w.Properties = r.pipIDs(w.Properties).(map[string]any)
+	return w
+}
+
+func (r *resolver) pipIDs(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = r.pipIDs(x)
+		}
+		return t
+	case []any:
+		for i, x := range t {
+			t[i] = r.pipIDs(x)
+		}
+		return t
+	}
+	if coll, addr, ok := plan.ParsePublicIPByAddress(v); ok {
+		if k, found := r.pipIndex[coll][plan.CanonicalIP(addr)]; found {
+			pip, _ := r.obs.Get(k)
+			return pip.ID.String()
+		}
+	}
+	return v
+}
+
+// withoutFailedAddrs drops the pinned addresses that failed from a desired
+// NSG rule's destinations: CCM never got as far as adding them.
+func (r *resolver) withoutFailedAddrs(rule *plan.Resource) *plan.Resource {
+	if len(r.failedAddrs) == 0 {
+		return rule
+	}
+	var kept []any
+	dropped := false
+	for _, v := range plan.AsSecurityRule(rule).Destinations() {
+		if s, ok := v.(string); ok && r.failedAddrs[plan.CanonicalIP(s)] {
+			dropped = true
+			continue
+		}
+		kept = append(kept, v)
+	}
+	if !dropped {
+		return rule
+	}
+	c := rule.Clone()
+	plan.SetDestinations(c.Properties, kept)
+	return c
+}
+
+// withPIPServiceTag keeps out-of-scope Services in a shared public IP's
+// k8s-azure-service tag (ccm-semantics §6 "Sharing"): the desired body only
+// knows the Services in scope.
+func (r *resolver) withPIPServiceTag(want *plan.Resource, own Ownership) *plan.Resource {
+	if _, ok := want.Tags[plan.TagService]; !ok || len(own.ForeignServices) == 0 || r.scope.Prune {
+		return want
+	}
+	w := want.Clone()
+	w.Tags[plan.TagService] = strings.Join(plan.SortedUnique(append(plan.SplitServices(w.Tags[plan.TagService]), own.ForeignServices...)), ",")
+	return w
+}

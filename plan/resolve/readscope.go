@@ -1,0 +1,82 @@
+package resolve
+
+import (
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+// ReadScope is what a plan of desired must read from ARM: the groups the
+// configuration places cluster resources in (scope.Placement), and every
+// group and virtual network the desired state puts a resource in or
+// points at (a public IP named by azure-pip-name, one pinned by address, a
+// PLS NAT subnet). It is a function of the inputs alone, so the number of
+// reads does not grow with the number of Services.
+func ReadScope(desired *plan.State, scope plan.Scope) plan.ReadScope {
+	var rs plan.ReadScope
+	p := scope.Placement
+	rs.Add(plan.KindLoadBalancer, p.LoadBalancers)
+	rs.Add(plan.KindPublicIP, p.PublicIPs)
+	rs.Add(plan.KindSecurityGroup, p.SecurityGroups)
+	rs.Add(plan.KindPrivateLinkService, p.PrivateLinks)
+	rs.Add(plan.KindPrivateEndpoint, p.Endpoints)
+	rs.Add(plan.KindPrivateDNSZone, p.DNSZones)
+	// The cluster VNet's subnets: a PLS NAT subnet's network policy is
+	// planned like any resource (ccm-semantics §8 "Subnet policy").
+	rs.AddVNet(p.VNet)
+	subnets := map[plan.Key]plan.ID{}
+	for _, e := range plan.NewIndex(desired).Entries {
+		addID(&rs, e.R.ID, subnets)
+		walkRefs(e.R.Properties, "", func(ref string) { addRef(&rs, ref, subnets) })
+	}
+	for _, k := range sortedKeys(subnets) {
+		rs.Subnets = append(rs.Subnets, subnets[k])
+	}
+	return rs
+}
+
+func addID(rs *plan.ReadScope, id plan.ID, subnets map[plan.Key]plan.ID) {
+	if id.Kind == plan.KindSubnet {
+		subnets[id.Key()] = id
+		rs.AddVNet(plan.VNetRef{ResourceGroup: id.ResourceGroup, Name: id.Names[0]})
+		return
+	}
+	rs.Add(id.Kind, id.ResourceGroup)
+}
+
+// addRef adds what a reference names: a resource ID, or a collection of
+// public IPs searched by address (plan.PublicIPCollection).
+func addRef(rs *plan.ReadScope, ref string, subnets map[plan.Key]plan.ID) {
+	if id, err := plan.ParseID(ref); err == nil {
+		addID(rs, id, subnets)
+		return
+	}
+	if strings.HasSuffix(strings.ToLower(ref), "/"+strings.ToLower(plan.KindPublicIP.Segment())) {
+		rs.Add(plan.KindPublicIP, collectionGroup(plan.Key(ref)))
+	}
+}
+
+// walkRefs calls f with every reference in v as written, keeping its case
+// (keys are lower-cased, and a group read or created by that name should
+// look like the one the user wrote): {"id": ...} objects, string fields
+// named like "privateLinkServiceId", and the sources of markers.
+func walkRefs(v any, key string, f func(string)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			walkRefs(x, k, f)
+		}
+	case []any:
+		for _, x := range t {
+			walkRefs(x, key, f)
+		}
+	case string:
+		if (key == "id" || strings.HasSuffix(key, "Id")) && strings.HasPrefix(t, "/subscriptions/") {
+			f(t)
+		}
+	default:
+		if src, _, ok := plan.UnknownSource(v); ok {
+			f(string(src))
+		}
+	}
+}
