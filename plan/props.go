@@ -202,7 +202,9 @@ func (s SecurityRule) Direction() string {
 }
 
 // Deny reports an access of Deny.
-func (s SecurityRule) Deny() bool { return strings.EqualFold(fmt.Sprint(s.r.Properties["access"]), "Deny") }
+func (s SecurityRule) Deny() bool {
+	return strings.EqualFold(fmt.Sprint(s.r.Properties["access"]), "Deny")
+}
 
 // Protocol is Tcp, Udp or *, as written.
 func (s SecurityRule) Protocol() string { return stringProp(s.r, "protocol") }
