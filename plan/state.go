@@ -21,6 +21,10 @@ func NewStateSize(n int) *State { return &State{resources: make(map[Key]*Resourc
 // Put adds or replaces r.
 func (s *State) Put(r *Resource) { s.resources[r.Key()] = r }
 
+// PutKey adds or replaces r under k, which must be r.Key(): for callers
+// that already hold the key, since building one costs an allocation.
+func (s *State) PutKey(k Key, r *Resource) { s.resources[k] = r }
+
 // Get returns the resource with key k.
 func (s *State) Get(k Key) (*Resource, bool) { r, ok := s.resources[k]; return r, ok }
 

@@ -79,11 +79,17 @@ func (r *resolver) releasePIP(pip *plan.Resource, own Ownership) {
 //   - a load balancer left without frontends is deleted with its children
 //     (§7.3 step 1.8), and the shared probe once no rule uses it (§4).
 func (r *resolver) settleRemovals() {
-	keeps := r.keepsObserved()
+	var keeps map[plan.Key]bool // built on first use: most plans remove nothing that is referenced
 	for changed := true; changed; {
 		changed = false
 		for _, k := range sortedKeys(r.out.Remove) {
-			if _, still := r.out.Remove[k]; still && r.settleReferrers(k, keeps) {
+			if _, still := r.out.Remove[k]; !still || len(r.obs.Referrers(k)) == 0 {
+				continue
+			}
+			if keeps == nil {
+				keeps = r.keepsObserved()
+			}
+			if r.settleReferrers(k, keeps) {
 				changed = true
 			}
 		}
@@ -138,14 +144,19 @@ func (r *resolver) keepsObserved() map[plan.Key]bool {
 	for k := range r.out.Conflicts {
 		keeps[k] = true
 	}
-	for changed := true; changed; {
+	deps := map[plan.Key][]plan.Key{}
+	for _, e := range r.desList {
+		if want, ok := r.out.Desired.Get(e.Key); ok {
+			if r.out.AllFailed(want.Services) {
+				keeps[e.Key] = true
+			}
+			deps[e.Key] = plan.Dependencies(want)
+		}
+	}
+	for changed := len(keeps) > 0; changed; {
 		changed = false
 		for _, e := range r.desList {
-			want, ok := r.out.Desired.Get(e.Key)
-			if !ok || keeps[e.Key] {
-				continue
-			}
-			if r.out.AllFailed(want.Services) || slices.ContainsFunc(plan.Dependencies(want), func(k plan.Key) bool { return keeps[k] }) {
+			if d, ok := deps[e.Key]; ok && !keeps[e.Key] && slices.ContainsFunc(d, func(k plan.Key) bool { return keeps[k] }) {
 				keeps[e.Key], changed = true, true
 			}
 		}

@@ -12,6 +12,7 @@ package resolve
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/azsvc/azsvc/plan"
 )
@@ -163,7 +164,7 @@ func (r *resolver) placeDesired() error {
 			continue
 		}
 		want = r.withPIPIDs(want)
-		got, exists := r.obs.Get(e.Key)
+		_, exists := r.obs.Get(e.Key)
 		switch {
 		case !exists && want.Kind() == plan.KindSubnet:
 			r.blockMissingSubnet(want)
@@ -172,7 +173,7 @@ func (r *resolver) placeDesired() error {
 			r.blockMissingUserPIP(want)
 			continue
 		case exists:
-			if b, ok := r.ownershipConflict(want, got); ok {
+			if b, ok := r.ownershipConflict(want, r.own[e.Key]); ok {
 				r.conflict(e.Key, b)
 				continue
 			}
@@ -180,7 +181,7 @@ func (r *resolver) placeDesired() error {
 				want = r.withPIPServiceTag(want, r.own[e.Key])
 			}
 		}
-		r.out.Desired.Put(want)
+		r.out.Desired.PutKey(e.Key, want)
 	}
 	return nil
 }
@@ -212,28 +213,22 @@ func (r *resolver) blockMissingUserPIP(want *plan.Resource) {
 
 // ownershipConflict explains why an existing resource may not take the
 // desired body; ok is false when it may.
-func (r *resolver) ownershipConflict(want, got *plan.Resource) (plan.Blocked, bool) {
-	own := r.own[got.Key()]
-	b := plan.Blocked{Address: want.ID.Address(), Services: want.Services}
+func (r *resolver) ownershipConflict(want *plan.Resource, own Ownership) (plan.Blocked, bool) {
 	if !own.Managed {
-		b.Code, b.Why = plan.BlockNotManaged, own.Why
-		return b, true
+		return plan.Blocked{Address: want.ID.Address(), Services: want.Services, Code: plan.BlockNotManaged, Why: own.Why}, true
 	}
 	if len(own.Services) == 0 && len(own.ForeignServices) == 0 {
-		return b, false
+		return plan.Blocked{}, false
 	}
-	all := append(append([]string(nil), own.Services...), own.ForeignServices...)
-	users := append(append([]string(nil), all...), own.Secondary...) // §6 Sharing: pinning binds
 	for _, s := range want.Services {
-		for _, o := range users {
-			if s == o {
-				return b, false
-			}
+		// Pinning binds too (§6 Sharing): secondary owners may use it.
+		if slices.Contains(own.Services, s) || slices.Contains(own.ForeignServices, s) || slices.Contains(own.Secondary, s) {
+			return plan.Blocked{}, false
 		}
 	}
 	if want.Kind() == plan.KindPublicIP || want.Kind() == plan.KindPrivateLinkService {
-		b.Code, b.Owners = plan.BlockBelongsToOthers, all
-		return b, true
+		all := append(slices.Clone(own.Services), own.ForeignServices...)
+		return plan.Blocked{Address: want.ID.Address(), Services: want.Services, Code: plan.BlockBelongsToOthers, Owners: all}, true
 	}
-	return b, false
+	return plan.Blocked{}, false
 }
