@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 // Exit codes, the single table every command uses (ux-anchors §8.5). The
@@ -57,6 +59,7 @@ func exitCode(ctx context.Context, err error) int {
 	var (
 		ee *exitError
 		ue *usageError
+		te *engine.TargetError
 	)
 	switch {
 	case err == nil:
@@ -65,7 +68,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitInterrupted
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &te):
 		return exitUsage
 	}
 	return exitRuntime

@@ -89,6 +89,15 @@ func (a *Auth) CloudName() string {
 	return cloudAliases[strings.ToLower(a.Cloud)]
 }
 
+// notes are remarks about credential keys CCM reads but does not use.
+func (a *Auth) notes() []string {
+	if a.FederatedTokenFile != "" && !a.UseWorkloadIdentity {
+		// CCM pkg/azclient auth_conf.go GetAzureFederatedTokenFile.
+		return []string{`azure.json: "aadFederatedTokenFile" is ignored without "useFederatedWorkloadIdentityExtension": true, as the cloud provider ignores it`}
+	}
+	return nil
+}
+
 func (a *Auth) check() error {
 	if a.ResourceManagerEndpoint != "" {
 		return checkEndpoint("resourceManagerEndpoint", a.ResourceManagerEndpoint)

@@ -100,6 +100,16 @@ func TestSecretsNeverPrint(t *testing.T) {
 	}
 }
 
+func TestFederatedTokenFileWithoutFlagNoted(t *testing.T) {
+	_, notes, err := Parse([]byte(`{` + base + `,"aadFederatedTokenFile":"/var/run/token"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], `"aadFederatedTokenFile" is ignored without "useFederatedWorkloadIdentityExtension"`) {
+		t.Errorf("notes = %q", notes)
+	}
+}
+
 func TestIsLoopbackHost(t *testing.T) {
 	for host, want := range map[string]bool{
 		"localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.8.9.1": true, "::1": true, "[::1]": true,

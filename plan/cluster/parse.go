@@ -28,6 +28,7 @@ func Parse(data []byte) (*Config, []string, error) {
 		return nil, nil, jsonError(data, err)
 	}
 	notes := cfg.collectUnknown(raw)
+	notes = append(notes, cfg.Auth.notes()...)
 	cfg.applyDefaults()
 	if err := cfg.check(); err != nil {
 		return nil, notes, err

@@ -95,7 +95,8 @@ func NewAzure(ctx context.Context, o AzureOptions) (*Provider, error) {
 	defer cancel()
 	scope := cfg.Services[cloud.ResourceManager].Audience + "/.default"
 	if _, err := cred.cred.GetToken(tctx, policy.TokenRequestOptions{Scopes: []string{scope}}); err != nil {
-		return nil, &credentialError{target: target, tried: triedSources(cred, err), err: err}
+		return nil, &credentialError{target: target, tried: triedSources(cred, err), err: err,
+			managedIdentity: strings.HasPrefix(cred.source, "managed identity")}
 	}
 	poll := o.PollFrequency
 	if poll == 0 {

@@ -1,13 +1,16 @@
 package azure
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 )
@@ -115,6 +118,12 @@ func newCredential(c Credentials, o azcore.ClientOptions, customCloud bool) (sou
 // managedIdentity follows CCM: userAssignedIdentityID is a resource ID when
 // it contains /subscriptions/, otherwise a client ID.
 func managedIdentity(c Credentials, o azcore.ClientOptions) (string, azcore.TokenCredential, error) {
+	// The SDK's IMDS retries wait for minutes in all; a CLI off Azure
+	// should hear "no managed identity here" in seconds. IMDS itself
+	// answers in milliseconds.
+	if o.Retry.MaxRetries == 0 && o.Retry.TryTimeout == 0 {
+		o.Retry = policy.RetryOptions{MaxRetries: 2, TryTimeout: 3 * time.Second, RetryDelay: 500 * time.Millisecond, MaxRetryDelay: 2 * time.Second}
+	}
 	opts := &azidentity.ManagedIdentityCredentialOptions{ClientOptions: o}
 	source := "managed identity (system-assigned)"
 	switch id := c.UserAssignedIdentityID; {
@@ -154,9 +163,10 @@ func orUnset(s string) string {
 // why each failed, one per line. The SDK's full error stays reachable
 // through Unwrap.
 type credentialError struct {
-	target string
-	tried  []string
-	err    error
+	target          string
+	tried           []string
+	err             error
+	managedIdentity bool // azure.json chose managed identity
 }
 
 func (e *credentialError) Error() string {
@@ -169,11 +179,19 @@ func (e *credentialError) Error() string {
 			b.WriteString("\n  - " + t)
 		}
 	}
+	if e.managedIdentity {
+		b.WriteString("\n" + managedIdentityHint)
+	}
 	b.WriteString("\n" + credentialHint)
 	return b.String()
 }
 
 func (e *credentialError) Unwrap() error { return e.err }
+
+// managedIdentityHint explains the usual managed identity failure: an
+// AKS node's azure.json used elsewhere.
+const managedIdentityHint = "azure.json sets useManagedIdentityExtension, and managed identity answers only on an Azure host " +
+	"(VM, scale set, AKS node); elsewhere, use a copy of azure.json without it."
 
 // credentialHint is printed when no Azure credential works.
 const credentialHint = "Log in with `az login`, set AZURE_CLIENT_ID, AZURE_TENANT_ID and AZURE_CLIENT_SECRET, " +
@@ -210,6 +228,9 @@ func triedSources(s sourced, err error) []string {
 // secret), else the first line of the SDK's message.
 func reason(err error) string {
 	first, _, _ := strings.Cut(err.Error(), "\n")
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "no token before the time limit (" + strings.TrimSpace(first) + ")"
+	}
 	var afe *azidentity.AuthenticationFailedError
 	if !errors.As(err, &afe) || afe.RawResponse == nil {
 		return strings.TrimSpace(first)
