@@ -141,9 +141,17 @@ func TestServedEmulatorAsTarget(t *testing.T) {
 		t.Errorf("with the token: %d %s (want the seeded NSG)", code, body)
 	}
 
-	// examples/azsvc.yaml says target: emulator; --arm-endpoint wins.
+	// The settings choose the emulator and name the very state file serve
+	// holds locked: --arm-endpoint wins, and plan and apply must not open
+	// that file ("state is in use by another process").
+	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := filepath.Join(c.dir, "azsvc.yaml")
+	writeFile(t, settings, "cluster-name: aks-prod-weu\nconfig: "+filepath.Join(examples, "azure.json")+"\ntarget: emulator\nstate: served.json\n")
 	args := func(cmd string, extra ...string) []string {
-		return append([]string{"--settings", "../../examples/azsvc.yaml", cmd, "-f", "../../examples/public-basic",
+		return append([]string{"--settings", settings, cmd, "-f", "../../examples/public-basic",
 			"--arm-endpoint", s.endpoint, "--arm-token", s.token}, extra...)
 	}
 	saved := filepath.Join(c.dir, "plan.json")
@@ -154,7 +162,7 @@ func TestServedEmulatorAsTarget(t *testing.T) {
 	if data, err := os.ReadFile(saved); err != nil || strings.Contains(string(data), s.token) {
 		t.Fatalf("saved plan holds the token (or cannot be read: %v)", err)
 	}
-	res = c.run("--settings", "../../examples/azsvc.yaml", "apply", saved, "--arm-endpoint", s.endpoint, "--arm-token", s.token)
+	res = c.run("--settings", settings, "apply", saved, "--arm-endpoint", s.endpoint, "--arm-token", s.token)
 	if res.code != exitOK || !strings.HasPrefix(res.stdout, "Target:         ARM endpoint "+s.endpoint+"\n") || !strings.Contains(res.stderr, "Apply complete!") {
 		t.Fatalf("apply saved plan: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}
