@@ -126,7 +126,8 @@ func get(t *testing.T, url string, header ...string) (int, string) {
 func TestServedEmulatorAsTarget(t *testing.T) {
 	c := newCLI(t)
 	state := filepath.Join(c.dir, "served.json")
-	s := serve(t, c, "--settings", "../../examples/azsvc.yaml", "--state", state, "-f", "../../examples/public-basic", "--token", "fixed-token")
+	s := serve(t, c, "--settings", "../../examples/azsvc.yaml", "--state", state, "-f", "../../examples/public-basic",
+		"--seed", "../../examples/emulator-seed.json", "--token", "fixed-token")
 	if s.token != "fixed-token" || !strings.HasPrefix(s.endpoint, "http://127.0.0.1:") {
 		t.Fatalf("endpoint %q, token %q", s.endpoint, s.token)
 	}
@@ -138,7 +139,11 @@ func TestServedEmulatorAsTarget(t *testing.T) {
 		t.Errorf("Host evil.example: %d %s", code, body)
 	}
 	if code, body := get(t, lbs, "Authorization", "Bearer fixed-token"); code != http.StatusOK || !strings.Contains(body, "aks-agentpool-nsg") {
-		t.Errorf("with the token: %d %s (want the seeded NSG)", code, body)
+		t.Errorf("with the token: %d %s (want the NSG --config seeded)", code, body)
+	}
+	pip := s.endpoint + "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/mc_aks-prod-weu/providers/Microsoft.Network/publicIPAddresses/shared-ingress-pip?api-version=2025-05-01"
+	if code, body := get(t, pip, "Authorization", "Bearer fixed-token"); code != http.StatusOK || !strings.Contains(body, "20.62.10.5") {
+		t.Errorf("seeded public IP: %d %s", code, body)
 	}
 
 	// The settings choose the emulator and name the very state file serve
