@@ -17,6 +17,8 @@ type app struct {
 	// dir is where azsvc.yaml is looked for when --settings is not given.
 	dir    string
 	global globalOptions
+	// resolved is what setup took from the environment and settings file.
+	resolved resolvedConfig
 }
 
 // globalOptions are the root command's persistent flags.
@@ -63,6 +65,7 @@ func (a *app) setup(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	a.resolved = cfg
 	a.io.applyColor(os.LookupEnv, a.global.NoColor)
 	st := a.io.ErrStyle()
 	for _, w := range cfg.Warnings {

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 type applyOptions struct {
@@ -31,6 +33,8 @@ Given a plan saved by "azsvc plan --out FILE", apply makes exactly those
 changes, after checking that nothing they touch changed since; if something
 did, it refuses (exit 5) and you plan again.
 
+` + engine.TargetRule + `
+
 Without a terminal to confirm on, apply needs --auto-approve. A failure half
 way stops at once and reports what was done (exit 7); running apply again
 finishes the job.
@@ -43,7 +47,10 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
   azsvc apply plan.json
 
   # In automation
-  azsvc apply -f deploy/ --auto-approve -o json`,
+  azsvc apply -f deploy/ --auto-approve -o json
+
+  # Against a served emulator (azsvc emulator serve prints the endpoint and token)
+  AZSVC_ARM_TOKEN=$TOKEN azsvc apply -f deploy/ --arm-endpoint http://127.0.0.1:8443 --auto-approve`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -57,6 +64,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 					return err
 				}
 			}
+			opts.Target.Origins = a.resolved.origins(cmd)
 			return runCommand(a, cmd, opts, &opts.Output, runF, runApply)
 		},
 	}

@@ -71,6 +71,12 @@ func runApplySaved(ctx context.Context, opts *applyOptions) error {
 		return err
 	}
 	defer tg.Close()
+	// Every apply names its target first, as the plan header does.
+	header := opts.IO.Out
+	if opts.Output == "json" {
+		header = opts.IO.ErrOut
+	}
+	fmt.Fprintf(header, "%-15s %s\n", "Target:", tg.Describe())
 	if err := engine.CheckSaved(ctx, saved, tg); err != nil {
 		return applyError(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 // defaultConfigName is looked up in the working directory when --config is
@@ -30,8 +32,9 @@ func configurable(flag string) bool {
 
 // configSource says where a flag's value came from, for -v and tests.
 type configSource struct {
-	Flag   string
-	Origin string // "env AZSVC_OUTPUT", "azsvc.yaml (validate.output)"
+	Flag     string
+	Origin   string // "env AZSVC_OUTPUT", "azsvc.yaml (validate.output)"
+	FromFile bool   // the settings file, not the environment
 }
 
 // resolvedConfig is what applyConfig did.
@@ -94,7 +97,7 @@ func applyConfig(cmd *cobra.Command, configFlag, dir string) (resolvedConfig, er
 				setErr = usageErrorf("invalid value for --%s from %s: %w", f.Name, c.origin, err)
 				return
 			}
-			res.Sources = append(res.Sources, configSource{Flag: f.Name, Origin: c.origin})
+			res.Sources = append(res.Sources, configSource{Flag: f.Name, Origin: c.origin, FromFile: c.v == cfg})
 			return
 		}
 	})
@@ -105,6 +108,22 @@ type lookup struct {
 	v      *viper.Viper
 	key    string
 	origin string
+}
+
+// origins says where each flag of cmd that has a value came from, for the
+// target rule (engine.ChooseTarget): the command line, the environment or
+// the settings file.
+func (res resolvedConfig) origins(cmd *cobra.Command) map[string]engine.Origin {
+	out := map[string]engine.Origin{}
+	cmd.Flags().Visit(func(f *pflag.Flag) { out[f.Name] = engine.Origin{Rank: engine.RankFlag} })
+	for _, s := range res.Sources {
+		rank := engine.RankEnv
+		if s.FromFile {
+			rank = engine.RankFile
+		}
+		out[s.Flag] = engine.Origin{Rank: rank, Where: s.Origin}
+	}
+	return out
 }
 
 // lookups lists where a flag's value may come from, most important first.

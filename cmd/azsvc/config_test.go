@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 // capturePlan replaces plan with a version that records its options
@@ -83,9 +85,17 @@ config: azure.json
 		t.Fatalf("exit %d, stderr: %s", res.code, res.stderr)
 	}
 	want := planOptions{
-		Files:            []string{"a.yaml", "b/"},
-		Cluster:          clusterOptions{AzureConfig: filepath.Join(c.dir, "azure.json")}, // relative to azsvc.yaml
-		Target:           targetOptions{State: "state.json", Prune: true},
+		Files:   []string{"a.yaml", "b/"},
+		Cluster: clusterOptions{AzureConfig: filepath.Join(c.dir, "azure.json")}, // relative to azsvc.yaml
+		Target: targetOptions{Target: "auto", State: "state.json", Prune: true, Origins: map[string]engine.Origin{
+			"config":            {Rank: engine.RankFile, Where: "azsvc.yaml (config)"},
+			"detailed-exitcode": {Rank: engine.RankEnv, Where: "env AZSVC_PLAN_DETAILED_EXITCODE"},
+			"filename":          {Rank: engine.RankFile, Where: "azsvc.yaml (filename)"},
+			"out":               {Rank: engine.RankFile, Where: "azsvc.yaml (plan.out)"},
+			"output":            {Rank: engine.RankFile, Where: "azsvc.yaml (plan.output)"},
+			"prune":             {Rank: engine.RankFile, Where: "azsvc.yaml (prune)"},
+			"state":             {Rank: engine.RankEnv, Where: "env AZSVC_STATE"},
+		}},
 		DetailedExitcode: true,
 		Out:              "saved.json",
 		Output:           "json",

@@ -5,21 +5,31 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 type emulatorServeOptions struct {
 	IO *IOStreams
 
-	State    string
-	Listen   string
-	TLS      bool
-	CertFile string
-	Seed     []string
+	State     string
+	Listen    string
+	TLS       bool
+	CertFile  string
+	Seed      []string
+	Token     string
+	Faults    string
+	FaultSeed int64
+	// Files and Cluster, with --config, seed the cluster baseline plan
+	// and apply would seed in the embedded emulator.
+	Files   []string
+	Cluster clusterOptions
 }
 
 func newEmulatorCmd(a *app) *cobra.Command {
@@ -30,8 +40,9 @@ func newEmulatorCmd(a *app) *cobra.Command {
 resource types azsvc manages (load balancers, public IPs, NSGs, Private Link
 Services, Private Endpoints, private DNS), enforcing what ARM enforces:
 referential integrity, whole-body validation, limits, etags and long-running
-operations. plan and apply use it in process when no subscription is set;
-"emulator serve" exposes it on loopback for any ARM client.`,
+operations. plan and apply use it in process when it is the target;
+"emulator serve" exposes it on loopback for any ARM client, azsvc included
+(--arm-endpoint).`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newEmulatorServeCmd(a))
@@ -41,32 +52,56 @@ operations. plan and apply use it in process when no subscription is set;
 func newEmulatorServeCmd(a *app) *cobra.Command {
 	opts := &emulatorServeOptions{IO: a.io}
 	cmd := &cobra.Command{
-		Use:   "serve --state FILE [--listen 127.0.0.1:PORT] [--tls]",
+		Use:   "serve [--state FILE] [--listen 127.0.0.1:PORT] [--token T] [--faults SPEC] [--config azure.json]",
 		Short: "Serve the ARM emulator over HTTP on loopback until interrupted",
-		Long: `Serve the emulator's ARM endpoint on a loopback address, print the endpoint,
-and run until Ctrl-C or SIGTERM, then save the state and exit.
+		Long: `Serve the emulator's ARM endpoint on a loopback address and print two lines
+on stdout, "endpoint: URL" and "token: T"; run until Ctrl-C or SIGTERM, then
+save the state and exit.
 
-Any ARM client works against it: a plain curl of an ARM URL, the Azure SDKs
-(point the resource manager endpoint at the printed URL), or azsvc itself.
+Every request must carry "Authorization: Bearer T" (401 otherwise), name a
+loopback host in its Host header (DNS rebinding), and send JSON bodies as
+application/json. The token is random unless --token fixes it. Any ARM client
+works against it: curl, the Azure SDKs (point the resource manager endpoint at
+the printed URL), or azsvc plan and apply with --arm-endpoint and --arm-token,
+so several tools can share one emulator.
+
+With --config (and -f), the cluster's resource group, VNet, subnets and NSG
+are created first when missing, as plan and apply do in the embedded emulator.
 With --tls it serves HTTPS with a freshly generated self-signed certificate
-(--cert-file writes it out so clients can trust it).`,
-		Example: `  # Serve the state plan and apply use by default
-  azsvc emulator serve --state .azsvc/state.json --listen 127.0.0.1:8443
+(--cert-file writes it out so clients can trust it).
 
-  # Then, from another shell
-  curl 'http://127.0.0.1:8443/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Network/loadBalancers?api-version=2025-05-01'`,
+--faults injects failures into every request, to rehearse a pipeline against
+throttling and transient errors: ` + emulator.FaultSpecHelp,
+		Example: `  # Serve the example cluster, then plan and apply against it from another shell
+  azsvc emulator serve --config examples/azure.json --listen 127.0.0.1:8443 --token dev-token
+  AZSVC_ARM_TOKEN=dev-token azsvc --settings examples/azsvc.yaml apply -f examples/public-basic \
+    --arm-endpoint http://127.0.0.1:8443 --auto-approve
+
+  # Any ARM client: curl
+  curl -H 'Authorization: Bearer dev-token' 'http://127.0.0.1:8443/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Network/loadBalancers?api-version=2025-05-01'
+
+  # Rehearse against throttling and failing operations
+  azsvc emulator serve --config examples/azure.json --faults 429:0.1,500:0.05,lro-fail:0.05,latency:50ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEmulatorServe(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.State, "state", ".azsvc/state.json", "the emulator's state file (created when missing)")
+	f.StringVar(&opts.State, "state", engine.DefaultStatePath, "the emulator's state file (created when missing)")
 	f.StringVar(&opts.Listen, "listen", "127.0.0.1:0", "loopback address to listen on (port 0 picks a free one)")
 	f.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a generated self-signed certificate")
 	f.StringVar(&opts.CertFile, "cert-file", "", "with --tls, write the certificate (PEM) to this file")
 	f.StringSliceVar(&opts.Seed, "seed", nil, "ARM resource bodies to add first (e.g. az network ... show -o json output)")
+	f.StringVar(&opts.Token, "token", "", "the bearer token clients must send (default: a random one, printed)")
+	f.StringVar(&opts.Faults, "faults", "", "inject faults, e.g. 429:0.1,500:0.05,lro-fail:0.05,latency:50ms")
+	f.Int64Var(&opts.FaultSeed, "fault-seed", 1, "seed of the fault draws: the same seed and requests give the same faults")
+	addFileFlag(cmd, &opts.Files)
+	f.StringVar(&opts.Cluster.AzureConfig, "config", "", "the cloud provider's azure.json: seed its resource group, VNet, subnets and NSG")
+	f.StringVar(&opts.Cluster.ClusterName, "cluster-name", "", `cluster name, as the cloud provider's --cluster-name (default "kubernetes")`)
+	f.StringVar(&opts.Cluster.Subscription, "subscription", "", "subscription to seed the baseline in (default: azure.json's subscriptionId)")
 	_ = cmd.MarkFlagFilename("state", "json")
+	_ = cmd.MarkFlagFilename("config", "json")
 	return cmd
 }
 
@@ -74,16 +109,34 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 	if err := requireLoopback(opts.Listen); err != nil {
 		return err
 	}
-	if len(opts.Seed) > 0 {
-		if err := seedState(opts.State, opts.Seed); err != nil {
+	faults, err := emulator.ParseFaults(opts.Faults)
+	if err != nil {
+		return usageErrorf("--faults: %w", err)
+	}
+	if len(opts.Files) > 0 && opts.Cluster.AzureConfig == "" {
+		return usageErrorf("-f seeds the subnets and resource groups the Services name, and needs --config azure.json for the rest")
+	}
+	var in *engine.Inputs
+	if opts.Cluster.AzureConfig != "" {
+		if in, err = loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, targetOptions{}); err != nil {
 			return err
 		}
 	}
-	err := emulator.Serve(ctx, emulator.ServeOptions{
-		Options:  emulator.Options{StatePath: opts.State},
+	if dir := filepath.Dir(opts.State); opts.State != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create emulator state directory: %w", err)
+		}
+	}
+	err = emulator.Serve(ctx, emulator.ServeOptions{
+		Options:  emulator.Options{StatePath: opts.State, Faults: faults, Seed: opts.FaultSeed},
 		Listen:   opts.Listen,
 		TLS:      opts.TLS,
 		CertFile: opts.CertFile,
+		Token:    opts.Token,
+		Setup:    func(e *emulator.Emulator) error { return seed(e, in, opts.Seed) },
+		Ready: func(s emulator.Served) {
+			fmt.Fprintf(opts.IO.Out, "endpoint: %s\ntoken: %s\n", s.Endpoint, s.Token)
+		},
 	}, opts.IO.ErrOut)
 	if ctx.Err() != nil && err == nil {
 		// A clean shutdown on Ctrl-C is success: the state was saved.
@@ -92,19 +145,19 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 	return err
 }
 
-// seedState adds bodies to the state file before serving.
-func seedState(state string, files []string) error {
-	emu, err := emulator.Open(emulator.Options{StatePath: state})
-	if err != nil {
-		return err
+// seed adds the cluster baseline (with --config) and the --seed bodies.
+func seed(e *emulator.Emulator, in *engine.Inputs, files []string) error {
+	if in != nil {
+		if err := engine.SeedBaseline(e, in); err != nil {
+			return err
+		}
 	}
-	defer emu.Close()
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return fmt.Errorf("read seed: %w", err)
 		}
-		if err := emu.Seed(data); err != nil {
+		if err := e.Seed(data); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
 	}
@@ -112,8 +165,8 @@ func seedState(state string, files []string) error {
 }
 
 // requireLoopback refuses to serve the emulator beyond this machine: it
-// accepts any bearer token, so on a network it would be a writable ARM
-// endpoint for anyone.
+// is a writable ARM endpoint, and a bearer token over plain http is no
+// protection on a network.
 func requireLoopback(listen string) error {
 	host, port, err := net.SplitHostPort(listen)
 	if err != nil {
@@ -122,10 +175,7 @@ func requireLoopback(listen string) error {
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
 		return usageErrorf("--listen %q: port %q is not a port number", listen, port)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+	if !cluster.IsLoopbackHost(host) {
 		return usageErrorf("--listen %q: the emulator only serves on a loopback address (127.0.0.1, ::1 or localhost)", listen)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 // Exit codes, the single table every command uses (ux-anchors §8.5). The
@@ -57,6 +59,7 @@ func exitCode(ctx context.Context, err error) int {
 	var (
 		ee *exitError
 		ue *usageError
+		te *engine.TargetError
 	)
 	switch {
 	case err == nil:
@@ -65,7 +68,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitInterrupted
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &te):
 		return exitUsage
 	}
 	return exitRuntime
@@ -93,7 +96,7 @@ func exitCodeTable() []struct {
 		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings)."},
 		{exitStale, "apply of a saved plan refused: what it touches changed since it was planned. Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
-		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, apply without --auto-approve and no terminal to confirm on."},
+		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on."},
 		{exitInterrupted, "interrupted (Ctrl-C or SIGTERM). An interrupted apply stops after the operation in flight and reports what was done."},
 	}
 }

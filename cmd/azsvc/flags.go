@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 // addFileFlag adds -f, the manifest input every command that reads
@@ -39,19 +41,34 @@ func addClusterFlags(cmd *cobra.Command, o *clusterOptions) {
 	_ = cmd.MarkFlagFilename("config", "json")
 }
 
-// targetOptions say where the current Azure state is read from and written to.
+// targetOptions say where the current Azure state is read from and written
+// to (engine.TargetRule).
 type targetOptions struct {
-	// State is the local emulator's state file, used when no subscription
-	// is configured.
+	// Target is auto, azure or emulator.
+	Target string
+	// State is the local emulator's state file; set, it selects the
+	// emulator.
 	State string
+	// ARMEndpoint and ARMToken target any ARM-compatible endpoint.
+	ARMEndpoint string
+	ARMToken    string
 	// Prune allows deleting azsvc-owned resources of Services absent from
 	// the input.
 	Prune bool
+	// Origins says where each setting came from (command line, environment
+	// or settings file), set when the command runs.
+	Origins map[string]engine.Origin
 }
 
 func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.State, "state", "", "state file of the local ARM emulator, the target when no subscription is set (default .azsvc/state.json)")
+	f.StringVar(&o.Target, "target", engine.TargetAuto, "where to plan and apply: auto (Azure when a subscription is known, else the local emulator), azure or emulator")
+	f.StringVar(&o.State, "state", "", "state file of the local ARM emulator; selects the emulator (default .azsvc/state.json when the emulator is the target)")
+	f.StringVar(&o.ARMEndpoint, "arm-endpoint", "", "target an ARM-compatible endpoint at this URL instead, e.g. the endpoint: azsvc emulator serve prints")
+	f.StringVar(&o.ARMToken, "arm-token", "", "bearer token for --arm-endpoint (better: env AZSVC_ARM_TOKEN, which stays out of the process list)")
 	f.BoolVar(&o.Prune, "prune", false, "also delete azsvc-owned resources of Services that are not in the input")
 	_ = cmd.MarkFlagFilename("state", "json")
+	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{engine.TargetAuto, engine.TargetAzure, engine.TargetEmulator}, cobra.ShellCompDirectiveNoFileComp
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 // newHelpTopic is a command that only carries text, shown by
@@ -32,6 +34,36 @@ flag not given on the command line azsvc looks, in order, at:
 Dashes in flag names become underscores in variable names. The config file is
 --settings FILE, else AZSVC_SETTINGS, else azsvc.yaml in the working directory.
 Unknown keys in it are reported as warnings.
+
+Target (plan and apply):
+
+  AZSVC_TARGET        auto (the default), azure or emulator: --target
+  AZSVC_SUBSCRIPTION  the subscription: --subscription
+  AZSVC_STATE         the local emulator's state file: --state
+  AZSVC_ARM_ENDPOINT  an ARM-compatible endpoint's URL: --arm-endpoint
+  AZSVC_ARM_TOKEN     its bearer token: --arm-token (the variable keeps the
+                      token out of the process list)
+
+` + engine.TargetRule + `
+
+Azure credentials (when the target is Azure) come from azure.json as the
+cloud controller manager reads them: workload identity
+(useFederatedWorkloadIdentityExtension and aadFederatedTokenFile), else managed
+identity (useManagedIdentityExtension, userAssignedIdentityID), else a client
+secret (aadClientId, aadClientSecret, tenantId), else a client certificate
+(aadClientCertPath); with none of these, the Azure SDK's default chain
+(environment, workload identity, managed identity, az, azd, PowerShell). The
+cloud is azure.json's cloud (AzurePublicCloud, AzureChinaCloud,
+AzureUSGovernmentCloud) or the one its resourceManagerEndpoint describes. As
+for the cloud controller manager, these variables override azure.json:
+
+  AZURE_FEDERATED_TOKEN_FILE  turns workload identity on, with this token file
+  AZURE_CLIENT_ID             the client (application) ID
+  AZURE_TENANT_ID             the tenant
+  AZURE_CLIENT_SECRET         the client secret
+
+and the SDK's default chain reads the usual AZURE_* variables, among them
+AZURE_TOKEN_CREDENTIALS (dev, prod or one credential's name) to narrow it.
 
 Colour:
 

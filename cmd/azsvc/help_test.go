@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 // Every command's help reads like kubectl's: a long description, then
@@ -50,6 +53,27 @@ func TestJoinOr(t *testing.T) {
 	for want, in := range tests {
 		if got := joinOr(in); got != want {
 			t.Errorf("joinOr(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestTargetRuleEchoed: the target rule is stated once (engine.TargetRule)
+// and repeated word for word by plan and apply --help, `azsvc help
+// environment` and the README.
+func TestTargetRuleEchoed(t *testing.T) {
+	words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	rule := words(engine.TargetRule)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{"README.md": string(readme)}
+	for _, args := range [][]string{{"plan", "--help"}, {"apply", "--help"}, {"help", "environment"}} {
+		texts[strings.Join(args, " ")] = newCLI(t).run(args...).stdout
+	}
+	for name, text := range texts {
+		if !strings.Contains(words(text), rule) {
+			t.Errorf("%s does not state the target rule as engine.TargetRule does", name)
 		}
 	}
 }

@@ -18,6 +18,10 @@ func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) 
 		Subscription: c.Subscription,
 		StatePath:    t.State,
 		Prune:        t.Prune,
+		Target:       t.Target,
+		ARMEndpoint:  t.ARMEndpoint,
+		ARMToken:     t.ARMToken,
+		Origins:      t.Origins,
 	}
 }
 

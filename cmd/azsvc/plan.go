@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 )
 
 type planOptions struct {
@@ -25,9 +27,7 @@ func newPlanCmd(a *app, runF func(context.Context, *planOptions) error) *cobra.C
 		Long: `Read the current Azure state, compare it with what the given Services need,
 and print the changes, in the order apply would make them. Nothing is changed.
 
-The target is Azure when a subscription is configured (--subscription, or
-azure.json's subscriptionId), and otherwise the local ARM emulator with its
-state in --state. The plan header always says which.
+` + engine.TargetRule + `
 
 Only resources azsvc owns are changed; Services absent from the input are left
 alone unless --prune is given. Changes that interrupt traffic are listed in
@@ -42,12 +42,16 @@ markdown (a pull request comment).`,
   azsvc plan -f deploy/ --detailed-exitcode -o markdown > comment.md
 
   # Save the plan, to apply exactly it later
-  azsvc plan -f deploy/ --out plan.json`,
+  azsvc plan -f deploy/ --out plan.json
+
+  # Rehearse on the local emulator although azure.json names a subscription
+  azsvc plan -f deploy/ --config azure.json --target emulator`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFiles(opts.Files); err != nil {
 				return err
 			}
+			opts.Target.Origins = a.resolved.origins(cmd)
 			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}

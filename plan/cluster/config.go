@@ -78,6 +78,8 @@ type Config struct {
 	ExtendedLocationName                       string            `json:"extendedLocationName"`
 	ExtendedLocationType                       string            `json:"extendedLocationType"`
 	ServiceGatewayEnabled                      bool              `json:"serviceGatewayEnabled"`
+	// Auth holds the credential and cloud keys; it never prints secrets.
+	Auth
 	// Unknown holds keys azure.json carries that CCM does not read; they
 	// are ignored with a note.
 	Unknown map[string]any `json:"-"`

@@ -2,15 +2,14 @@ package cluster
 
 import "strings"
 
-// ignoredKeys are azure.json keys CCM reads that do not shape the Services'
-// Azure resources (credentials, caches, rate limits, node and route
-// settings). They are accepted silently; the set is lower-cased for lookup
-// and built per call so the package keeps no mutable state.
+// ignoredKeys are azure.json keys CCM reads that neither shape the Services'
+// Azure resources nor say how to reach ARM (those are in Auth): caches, rate
+// limits, node and route settings. They are accepted silently; the set is
+// lower-cased for lookup and built per call so the package keeps no mutable
+// state.
 func ignoredKeys() map[string]bool {
 	return lowerSet(
-		"cloud", "tenantId", "aadClientId", "aadClientSecret", "aadClientCertPath", "aadClientCertPassword",
-		"aadFederatedTokenFile", "useFederatedWorkloadIdentityExtension", "useManagedIdentityExtension",
-		"userAssignedIdentityID", "identitySystem", "useInstanceMetadata", "resourceManagerEndpoint",
+		"identitySystem", "useInstanceMetadata",
 		"activeDirectoryAuthorityHost", "managedIdentityCredential", "networkResourceTenantID",
 		"routeTableName", "routeTableResourceGroup", "kubeletIdentity", "enableMultipleStandardLoadBalancers",
 		"nodePoolsWithoutDedicatedSLB", "putVMSSVMBatchSize", "availabilitySetNodesCacheTTLInSeconds",

@@ -28,6 +28,7 @@ func Parse(data []byte) (*Config, []string, error) {
 		return nil, nil, jsonError(data, err)
 	}
 	notes := cfg.collectUnknown(raw)
+	notes = append(notes, cfg.Auth.notes()...)
 	cfg.applyDefaults()
 	if err := cfg.check(); err != nil {
 		return nil, notes, err
@@ -96,6 +97,9 @@ func (c *Config) check() error {
 			return fmt.Errorf("missing required key %q", req.key)
 		}
 	}
+	if err := c.Auth.check(); err != nil {
+		return err
+	}
 	if err := oneOf("loadBalancerSku", c.LoadBalancerSKU, SKUBasic, SKUStandard, SKUService); err != nil {
 		return err
 	}
@@ -158,14 +162,23 @@ func (c *Config) collectUnknown(raw map[string]json.RawMessage) []string {
 
 func modelledKeys() map[string]bool {
 	out := map[string]bool{}
-	t := reflect.TypeOf(Config{})
+	addJSONKeys(out, reflect.TypeOf(Config{}))
+	return out
+}
+
+// addJSONKeys adds the JSON keys of t's fields, descending into embedded
+// structs as encoding/json does.
+func addJSONKeys(out map[string]bool, t reflect.Type) {
 	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+			addJSONKeys(out, f.Type)
+		case name != "" && name != "-":
 			out[strings.ToLower(name)] = true
 		}
 	}
-	return out
 }
 
 // jsonError turns a decoding error into one naming the line and column or
@@ -179,7 +192,9 @@ func jsonError(data []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
 		line, col := lineCol(data, typ.Offset)
-		return fmt.Errorf("line %d, column %d: key %q: want %s, got JSON %s: %w", line, col, typ.Field, typ.Type, typ.Value, err)
+		// The embedded Auth struct's Go name is no JSON key.
+		field := strings.TrimPrefix(typ.Field, "Auth.")
+		return fmt.Errorf("line %d, column %d: key %q: want %s, got JSON %s: %w", line, col, field, typ.Type, typ.Value, err)
 	}
 	return fmt.Errorf("parse azure.json: %w", err)
 }

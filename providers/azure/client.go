@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -14,9 +13,10 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
-	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/privatedns/armprivatedns"
+
+	"github.com/azsvc/azsvc/plan/cluster"
 )
 
 // Provider reads and writes one ARM target: Azure or an emulator.
@@ -42,46 +42,87 @@ func (p *Provider) Target() string { return p.target }
 // Subscription is the default subscription of reads.
 func (p *Provider) Subscription() string { return p.subscription }
 
-// credentialHint is printed when no Azure credential works.
-const credentialHint = "no usable Azure credentials: run `az login`, use workload identity, " +
-	"or set AZURE_CLIENT_ID, AZURE_TENANT_ID and AZURE_CLIENT_SECRET"
+// AzureOptions configure a provider for Azure, or for an Azure Stack Hub
+// style cloud (ResourceManagerEndpoint).
+type AzureOptions struct {
+	Subscription string
+	// Cloud is a canonical cloud name (cluster.CloudPublic, ...); "" is
+	// the public cloud. With ResourceManagerEndpoint it only labels the
+	// target.
+	Cloud string
+	// ResourceManagerEndpoint, when set, is asked for its metadata (login
+	// endpoint and token audience), as CCM does.
+	ResourceManagerEndpoint string
+	Credentials             Credentials
+	// Getenv reads CCM's AZURE_* overrides of Credentials; nil is os.Getenv.
+	Getenv func(string) string
+	// Transport carries every request (metadata, token and ARM); nil uses
+	// the network. Tests pass a client for their loopback servers.
+	Transport policy.Transporter
+	// TokenTimeout bounds the up-front token check; zero means 20 seconds.
+	TokenTimeout time.Duration
+	// PollFrequency between long-running operation polls; zero means 5 s.
+	PollFrequency time.Duration
+}
 
-// NewAzure returns a provider for a real Azure subscription. It checks the
-// credential up front by getting a token, so a missing login fails at once
-// with a hint instead of on the first read.
-func NewAzure(ctx context.Context, subscription string) (*Provider, error) {
-	if subscription == "" {
+// NewAzure returns a provider for a real Azure subscription, authenticated
+// as azure.json says (newCredential). It checks the credential up front by
+// getting a token, so a missing login fails at once, naming every
+// credential source tried, instead of on the first read.
+func NewAzure(ctx context.Context, o AzureOptions) (*Provider, error) {
+	if o.Subscription == "" {
 		return nil, errors.New("azure: no subscription configured")
 	}
-	cred, err := azidentity.NewDefaultAzureCredential(nil)
+	target := DescribeAzure(o.Cloud, o.ResourceManagerEndpoint, o.Subscription)
+	cfg, err := resolveCloud(ctx, o)
 	if err != nil {
-		return nil, &credentialError{err: err}
+		return nil, fmt.Errorf("%s: %w", target, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	copts := azcore.ClientOptions{Cloud: cfg, Transport: o.Transport}
+	if rm := cfg.Services[cloud.ResourceManager].Endpoint; plainHTTP(rm) {
+		copts.InsecureAllowCredentialWithHTTP = true // loopback only: resolveCloud checked
+	}
+	customCloud := o.ResourceManagerEndpoint != ""
+	cred, err := newCredential(o.Credentials.withEnv(o.Getenv), copts, customCloud)
+	if err != nil {
+		return nil, &credentialError{target: target, tried: []string{err.Error()}, err: err}
+	}
+	timeout := o.TokenTimeout
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	scope := cloud.AzurePublic.Services[cloud.ResourceManager].Audience + "/.default"
-	if _, err := cred.GetToken(ctx, policy.TokenRequestOptions{Scopes: []string{scope}}); err != nil {
-		return nil, &credentialError{err: err}
+	scope := cfg.Services[cloud.ResourceManager].Audience + "/.default"
+	if _, err := cred.cred.GetToken(tctx, policy.TokenRequestOptions{Scopes: []string{scope}}); err != nil {
+		return nil, &credentialError{target: target, tried: triedSources(cred, err), err: err,
+			managedIdentity: strings.HasPrefix(cred.source, "managed identity")}
+	}
+	poll := o.PollFrequency
+	if poll == 0 {
+		poll = 5 * time.Second
 	}
 	return &Provider{
-		subscription:  subscription,
-		target:        "Azure subscription " + subscription,
-		cred:          cred,
-		pollFrequency: 5 * time.Second,
+		subscription:  o.Subscription,
+		target:        target,
+		cred:          cred.cred,
+		options:       arm.ClientOptions{ClientOptions: copts},
+		pollFrequency: poll,
 		clients:       map[string]*clients{},
 	}, nil
 }
 
-// credentialError keeps the SDK's long, multi-line explanation reachable
-// through Unwrap but prints as one line.
-type credentialError struct{ err error }
-
-func (e *credentialError) Error() string {
-	first, _, _ := strings.Cut(e.err.Error(), "\n")
-	return credentialHint + " (" + strings.TrimSpace(first) + ")"
+// DescribeAzure names an Azure target for the plan header:
+// "Azure (AzurePublicCloud, subscription …)".
+func DescribeAzure(cloudName, endpoint, subscription string) string {
+	if cloudName == "" {
+		cloudName = cluster.CloudPublic
+	}
+	if endpoint != "" {
+		cloudName += " at " + strings.TrimSuffix(endpoint, "/")
+	}
+	return "Azure (" + cloudName + ", subscription " + subscription + ")"
 }
-
-func (e *credentialError) Unwrap() error { return e.err }
 
 // EmulatorOptions configure a provider for an ARM emulator.
 type EmulatorOptions struct {
@@ -93,6 +134,10 @@ type EmulatorOptions struct {
 	Transport http.RoundTripper
 	// Description completes the plan header, e.g. "state .azsvc/state.json".
 	Description string
+	// Token is the bearer token sent (`azsvc emulator serve` requires the
+	// one it printed); "" sends a fixed placeholder the in-process
+	// emulator accepts.
+	Token string
 	// PollFrequency between long-running operation polls; zero means one
 	// second, the SDK's minimum outside tests (arm-rules §3.2).
 	PollFrequency time.Duration
@@ -101,17 +146,17 @@ type EmulatorOptions struct {
 	RetryDelay time.Duration
 }
 
-// NewEmulator returns a provider for an ARM emulator, in process (with a
-// Transport) or over TCP. It authenticates with a static fake token.
+// NewEmulator returns a provider for an ARM emulator in process (with a
+// Transport), or for any ARM endpoint over TCP (`azsvc emulator serve`,
+// --arm-endpoint). It authenticates with the static Token.
 func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 	if opts.Subscription == "" {
 		return nil, errors.New("emulator: no subscription configured")
 	}
-	u, err := url.Parse(opts.Endpoint)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("emulator: endpoint %q is not an http(s) URL", opts.Endpoint)
-	}
 	endpoint := strings.TrimSuffix(opts.Endpoint, "/")
+	if err := checkEndpoint(endpoint); err != nil {
+		return nil, err
+	}
 	retryDelay := opts.RetryDelay
 	if retryDelay == 0 {
 		retryDelay = 10 * time.Millisecond
@@ -131,14 +176,14 @@ func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 			Retry: policy.RetryOptions{MaxRetries: 3, RetryDelay: retryDelay, MaxRetryDelay: 20 * retryDelay},
 			// The bearer policy refuses to send a token over plain http
 			// unless told: `emulator serve` listens on loopback http.
-			InsecureAllowCredentialWithHTTP: u.Scheme == "http",
+			InsecureAllowCredentialWithHTTP: plainHTTP(endpoint),
 		},
 		DisableRPRegistration: true,
 	}
 	if opts.Transport != nil {
 		o.Transport = transporter{opts.Transport}
 	}
-	target := "ARM emulator at " + endpoint
+	target := "ARM endpoint " + endpoint
 	if opts.Transport != nil {
 		target = "local emulator"
 	}
@@ -148,7 +193,7 @@ func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 	return &Provider{
 		subscription:  opts.Subscription,
 		target:        target,
-		cred:          staticToken{},
+		cred:          staticToken(orDefault(opts.Token, "azsvc-emulator")),
 		options:       o,
 		pollFrequency: poll,
 		clients:       map[string]*clients{},
@@ -160,11 +205,19 @@ type transporter struct{ rt http.RoundTripper }
 
 func (t transporter) Do(req *http.Request) (*http.Response, error) { return t.rt.RoundTrip(req) }
 
-// staticToken is the emulator's credential: it accepts any bearer token.
-type staticToken struct{}
+// staticToken is a fixed bearer token: an ARM endpoint's --arm-token, or
+// a placeholder for the in-process emulator, which checks none.
+type staticToken string
 
-func (staticToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
-	return azcore.AccessToken{Token: "azsvc-emulator", ExpiresOn: time.Now().Add(24 * time.Hour)}, nil
+func (t staticToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	return azcore.AccessToken{Token: string(t), ExpiresOn: time.Now().Add(24 * time.Hour)}, nil
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
 }
 
 // clientsFor returns the client factories of one subscription, built once.

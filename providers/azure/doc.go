@@ -1,7 +1,9 @@
 // Package azure reads Azure networking into plan types and writes plan steps
 // back, through the real armnetwork and armprivatedns clients, against Azure
-// (NewAzure) or an ARM emulator (NewEmulator). It is the only package that
-// imports the Azure SDK.
+// (NewAzure, authenticated and pointed at a cloud as CCM's azure.json says:
+// credential.go, cloud.go) or an ARM emulator or any ARM endpoint with a
+// static token (NewEmulator). It is the only package that imports the Azure
+// SDK.
 //
 // Conventions other packages rely on (details in convert.go):
 //

@@ -335,7 +335,7 @@ func TestTarget(t *testing.T) {
 		t.Errorf("Target() = %q", got)
 	}
 	tcp, err := azure.NewEmulator(azure.EmulatorOptions{Subscription: sub, Endpoint: "http://127.0.0.1:8443"})
-	if err != nil || tcp.Target() != "ARM emulator at http://127.0.0.1:8443" {
+	if err != nil || tcp.Target() != "ARM endpoint http://127.0.0.1:8443" {
 		t.Errorf("TCP target %q, %v", tcp.Target(), err)
 	}
 	if _, err := azure.NewEmulator(azure.EmulatorOptions{Subscription: sub, Endpoint: "127.0.0.1:8443"}); err == nil {

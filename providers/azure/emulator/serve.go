@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/hex"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -25,18 +26,40 @@ type ServeOptions struct {
 	Listen   string // host:port; "" means 127.0.0.1:0 (a free port)
 	TLS      bool   // serve https with a generated self-signed certificate
 	CertFile string // with TLS: write the certificate (PEM) here so clients can trust it
+	// Token is the bearer token every request must carry; "" makes a
+	// random one.
+	Token string
+	// Setup, when set, runs on the opened emulator before it listens
+	// (seeding the cluster baseline, for instance).
+	Setup func(*Emulator) error
 	// Ready, when set, is called once the server listens.
-	Ready func(endpoint string, cert *x509.Certificate)
+	Ready func(Served)
 }
 
-// Serve runs the emulator as an ARM endpoint until ctx is cancelled, then
-// shuts down and saves the state.
+// Served is what a client needs to reach a served emulator.
+type Served struct {
+	Endpoint string
+	Token    string
+	Cert     *x509.Certificate // with TLS, the certificate to trust
+}
+
+// Serve runs the emulator as an ARM endpoint (Guarded) until ctx is
+// cancelled, then shuts down and saves the state.
 func Serve(ctx context.Context, opts ServeOptions, out io.Writer) (err error) {
+	token := opts.Token
+	if token == "" {
+		token = newToken()
+	}
 	e, err := Open(opts.Options)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, e.Close()) }()
+	if opts.Setup != nil {
+		if err := opts.Setup(e); err != nil {
+			return err
+		}
+	}
 	addr := opts.Listen
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -70,9 +93,9 @@ func Serve(ctx context.Context, opts ServeOptions, out io.Writer) (err error) {
 		fmt.Fprintf(out, "certificate written to %s\n", opts.CertFile)
 	}
 	if opts.Ready != nil {
-		opts.Ready(endpoint, cert)
+		opts.Ready(Served{Endpoint: endpoint, Token: token, Cert: cert})
 	}
-	srv := &http.Server{Handler: e.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: e.Guarded(token), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -87,6 +110,13 @@ func Serve(ctx context.Context, opts ServeOptions, out io.Writer) (err error) {
 	}
 	fmt.Fprintln(out, "ARM emulator stopped")
 	return nil
+}
+
+// newToken is a random bearer token: 32 bytes, hex.
+func newToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // selfSigned makes a certificate for the listening address, localhost and Endpoint's host.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -33,17 +34,16 @@ func (s *syncBuffer) String() string {
 }
 
 type served struct {
-	endpoint string
-	cert     *x509.Certificate
-	stop     func() error
-	out      *syncBuffer
+	Served
+	stop func() error
+	out  *syncBuffer
 }
 
 func startServe(t *testing.T, opts ServeOptions) served {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan served, 1)
-	opts.Ready = func(endpoint string, cert *x509.Certificate) { ready <- served{endpoint: endpoint, cert: cert} }
+	opts.Ready = func(s Served) { ready <- served{Served: s} }
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, opts, out) }()
@@ -80,18 +80,16 @@ func seedState(t *testing.T) string {
 func TestServePlainHTTP(t *testing.T) {
 	path := seedState(t)
 	s := startServe(t, ServeOptions{Options: Options{StatePath: path}})
-	if !strings.HasPrefix(s.endpoint, "http://127.0.0.1:") || !strings.Contains(s.out.String(), s.endpoint) {
-		t.Fatalf("endpoint %q, output %q", s.endpoint, s.out.String())
+	if !strings.HasPrefix(s.Endpoint, "http://127.0.0.1:") || !strings.Contains(s.out.String(), s.Endpoint) {
+		t.Fatalf("endpoint %q, output %q", s.Endpoint, s.out.String())
 	}
-	// What `curl $endpoint/subscriptions/…/virtualNetworks/vnet?api-version=…` does.
-	resp, err := http.Get(s.endpoint + id("virtualNetworks", "vnet") + apiVersion)
-	if err != nil {
-		t.Fatal(err)
+	if len(s.Token) != 64 || strings.Contains(s.out.String(), s.Token) {
+		t.Errorf("token %q: want 32 random bytes in hex, told only to Ready", s.Token)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"name":"vnet"`) {
-		t.Fatalf("GET: %d %s", resp.StatusCode, body)
+	// What `curl -H "Authorization: Bearer $token" $endpoint/subscriptions/…/virtualNetworks/vnet?api-version=…` does.
+	code, body := call(t, "GET", s.Endpoint+id("virtualNetworks", "vnet")+apiVersion, "", "Authorization", "Bearer "+s.Token)
+	if code != http.StatusOK || !strings.Contains(body, `"name":"vnet"`) {
+		t.Fatalf("GET: %d %s", code, body)
 	}
 	if err := s.stop(); err != nil {
 		t.Fatal(err)
@@ -101,11 +99,12 @@ func TestServePlainHTTP(t *testing.T) {
 func TestServeTLSWithSDK(t *testing.T) {
 	path := seedState(t)
 	certFile := filepath.Join(t.TempDir(), "cert.pem")
-	s := startServe(t, ServeOptions{Options: Options{StatePath: path}, TLS: true, CertFile: certFile})
+	// The SDK helpers authenticate as fakeCredential.
+	s := startServe(t, ServeOptions{Options: Options{StatePath: path}, TLS: true, CertFile: certFile, Token: "fake-token"})
 	pool := x509.NewCertPool()
-	pool.AddCert(s.cert)
+	pool.AddCert(s.Cert)
 	rt := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}
-	en := newEnvFor(t, nil, rt, s.endpoint)
+	en := newEnvFor(t, nil, rt, s.Endpoint)
 	pip := en.putPIP("served")
 	if *pip.Properties.IPAddress == "" {
 		t.Fatal("no address")
@@ -121,5 +120,78 @@ func TestServeTLSWithSDK(t *testing.T) {
 	defer e.Close()
 	if w := do(t, e, "GET", id("publicIPAddresses", "served")+apiVersion, ""); w.Code != http.StatusOK {
 		t.Fatalf("after restart: %d", w.Code)
+	}
+}
+
+// call sends one request and returns the status and body.
+func call(t *testing.T, method, url, body string, header ...string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+		} else {
+			req.Header.Set(header[i], header[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data)
+}
+
+// TestServeGuard checks what a served emulator refuses (Guarded): every
+// refusal is an ARM error envelope.
+func TestServeGuard(t *testing.T) {
+	path := seedState(t)
+	s := startServe(t, ServeOptions{Options: Options{StatePath: path}, Token: "t0ken"})
+	defer func() {
+		if err := s.stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	vnet := s.Endpoint + id("virtualNetworks", "vnet") + apiVersion
+	pip := s.Endpoint + id("publicIPAddresses", "guarded") + apiVersion
+	const pipBody = `{"location":"eastus","sku":{"name":"Standard"},"properties":{"publicIPAllocationMethod":"Static"}}`
+	auth := []string{"Authorization", "Bearer t0ken"}
+	tests := []struct {
+		name, method, url, body string
+		header                  []string
+		status                  int
+		code                    string
+	}{
+		{"no token", "GET", vnet, "", nil, 401, "AuthenticationFailed"},
+		{"wrong token", "GET", vnet, "", []string{"Authorization", "Bearer nope"}, 401, "InvalidAuthenticationToken"},
+		{"not bearer", "GET", vnet, "", []string{"Authorization", "Basic t0ken"}, 401, "InvalidAuthenticationToken"},
+		{"DNS rebinding host", "GET", vnet, "", append([]string{"Host", "evil.example"}, auth...), 403, "InvalidHostHeader"},
+		{"rebinding host with port", "GET", vnet, "", append([]string{"Host", "evil.example:80"}, auth...), 403, "InvalidHostHeader"},
+		{"form post body", "PUT", pip, pipBody, append([]string{"Content-Type", "application/x-www-form-urlencoded"}, auth...), 415, "UnsupportedMediaType"},
+		{"no content type", "PUT", pip, pipBody, auth, 415, "UnsupportedMediaType"},
+		{"JSON type, not JSON", "PUT", pip, "location=eastus", append([]string{"Content-Type", "application/json"}, auth...), 400, "InvalidRequestContent"},
+		{"localhost host", "GET", vnet, "", append([]string{"Host", "localhost"}, auth...), 200, ""},
+		{"JSON PUT", "PUT", pip, pipBody, append([]string{"Content-Type", "application/json; charset=utf-8"}, auth...), 201, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := call(t, tt.method, tt.url, tt.body, tt.header...)
+			if code != tt.status {
+				t.Fatalf("status %d, want %d: %s", code, tt.status, body)
+			}
+			if tt.code == "" {
+				return
+			}
+			var env struct {
+				Error struct{ Code, Message string } `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(body), &env); err != nil || env.Error.Code != tt.code || env.Error.Message == "" {
+				t.Errorf("body %s: want an ARM error envelope with code %s", body, tt.code)
+			}
+		})
 	}
 }

@@ -25,11 +25,21 @@ type Settings struct {
 	AzureConfig string
 	// ClusterName is CCM's --cluster-name ("kubernetes" when empty).
 	ClusterName string
-	// Subscription, when set, selects real Azure as the target.
+	// Subscription overrides azure.json's subscriptionId; a subscription
+	// from either selects Azure (TargetRule).
 	Subscription string
-	// StatePath is the local emulator's state file.
+	// StatePath is the local emulator's state file; set, it selects the
+	// emulator.
 	StatePath string
 	Prune     bool
+	// Target is "" or "auto" (TargetRule decides), "azure" or "emulator".
+	Target string
+	// ARMEndpoint and ARMToken target an ARM-compatible endpoint.
+	ARMEndpoint string
+	ARMToken    string
+	// Origins says where target, state, arm-endpoint and arm-token came
+	// from; a setting missing here counts as given on the command line.
+	Origins map[string]Origin
 }
 
 // DefaultStatePath is where the local emulator keeps its state.
@@ -46,6 +56,10 @@ type Inputs struct {
 	Config  *cluster.Config
 	// Notes are remarks about the configuration (ignored keys).
 	Notes []string
+	// SubscriptionKnown says whether the settings or azure.json name a
+	// subscription (TargetRule); without one, resources are named with
+	// the emulator's placeholder subscription.
+	SubscriptionKnown bool
 	// Diagnostics are every finding: input, validation and CCM refusals.
 	Diagnostics []service.Diagnostic
 	Desired     *plan.State
@@ -66,7 +80,7 @@ func (in *Inputs) HasErrors() bool {
 // Only I/O and configuration problems are errors; problems in the Services
 // are Diagnostics.
 func LoadInputs(s Settings) (*Inputs, error) {
-	cfg, notes, err := loadConfig(s)
+	cfg, notes, known, err := loadConfig(s)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +88,7 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Inputs{Service: svc, Config: cfg, Notes: notes}
+	in := &Inputs{Service: svc, Config: cfg, Notes: notes, SubscriptionKnown: known}
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
 	state, scope, refusals := desired.Build(svc.Services, cfg)
@@ -88,41 +102,42 @@ func LoadInputs(s Settings) (*Inputs, error) {
 // LoadConfigOnly reads the configuration without manifests: what applying a
 // saved plan needs to reach its target.
 func LoadConfigOnly(s Settings) (*Inputs, error) {
-	cfg, notes, err := loadConfig(s)
+	cfg, notes, known, err := loadConfig(s)
 	if err != nil {
 		return nil, err
 	}
 	// The desired state of no Services still knows where the cluster's
 	// resources live: what the saved plan's target is read from.
 	state, scope, _ := desired.Build(nil, cfg)
-	return &Inputs{Service: &service.Input{}, Config: cfg, Notes: notes, Desired: state, Scope: scope}, nil
+	return &Inputs{Service: &service.Input{}, Config: cfg, Notes: notes, SubscriptionKnown: known, Desired: state, Scope: scope}, nil
 }
 
-func loadConfig(s Settings) (*cluster.Config, []string, error) {
+func loadConfig(s Settings) (*cluster.Config, []string, bool, error) {
 	if s.AzureConfig == "" {
-		return nil, nil, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")
+		return nil, nil, false, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")
 	}
 	data, err := os.ReadFile(s.AzureConfig)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read cluster configuration: %w", err)
+		return nil, nil, false, fmt.Errorf("read cluster configuration: %w", err)
 	}
 	cfg, notes, err := cluster.Parse(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", s.AzureConfig, err)
+		return nil, nil, false, fmt.Errorf("%s: %w", s.AzureConfig, err)
 	}
 	if s.ClusterName != "" {
 		cfg.ClusterName = s.ClusterName
 	}
 	cfg.Subscription = s.Subscription
-	if cfg.SubscriptionForIDs() == "" {
+	known := cfg.SubscriptionForIDs() != ""
+	if !known {
 		// The emulator needs some subscription to name resources with.
 		cfg.SubscriptionID = emulatorSubscription
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", s.AzureConfig, err)
+		return nil, nil, false, fmt.Errorf("%s: %w", s.AzureConfig, err)
 	}
 	for i, n := range notes {
 		notes[i] = s.AzureConfig + ": " + n
 	}
-	return cfg, notes, nil
+	return cfg, notes, known, nil
 }

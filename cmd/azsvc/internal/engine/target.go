@@ -18,7 +18,7 @@ import (
 // Target is where ARM state is read from and written to.
 type Target struct {
 	Provider *azure.Provider
-	// Emulator is the in-process emulator, nil when the target is Azure.
+	// Emulator is the in-process emulator, nil for Azure and ARM endpoints.
 	Emulator *emulator.Emulator
 	Read     plan.ReadScope
 }
@@ -34,18 +34,68 @@ func (t *Target) Close() error {
 	return t.Emulator.Close()
 }
 
-// OpenTarget connects to Azure when a subscription is configured, otherwise
-// to the local emulator (persisted at s.StatePath), seeding the cluster's
-// resource group, VNet, subnets and NSG when they are missing.
+// OpenTarget opens the target TargetRule picks (ChooseTarget): Azure, an
+// ARM endpoint, or the embedded emulator persisted at s.StatePath, seeded
+// with the cluster's resource group, VNet, subnets and NSG when they are
+// missing. Only the embedded emulator opens the state file.
 func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
-	read := ReadScopeOf(in)
-	if s.Subscription != "" {
-		p, err := azure.NewAzure(ctx, s.Subscription)
-		if err != nil {
-			return nil, err
-		}
-		return &Target{Provider: p, Read: read}, nil
+	choice, err := ChooseTarget(s, in.SubscriptionKnown)
+	if err != nil {
+		return nil, err
 	}
+	switch choice.Kind {
+	case KindAzure:
+		return openAzure(ctx, in)
+	case KindEndpoint:
+		return openEndpoint(s, in)
+	}
+	return openEmulator(s, in)
+}
+
+func openAzure(ctx context.Context, in *Inputs) (*Target, error) {
+	cfg := in.Config
+	p, err := azure.NewAzure(ctx, azure.AzureOptions{
+		Subscription:            cfg.SubscriptionForIDs(),
+		Cloud:                   cfg.CloudName(),
+		ResourceManagerEndpoint: cfg.ResourceManagerEndpoint,
+		Credentials:             credentials(cfg.Auth),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Target{Provider: p, Read: ReadScopeOf(in)}, nil
+}
+
+// credentials hands azure.json's credential keys to the provider.
+func credentials(a cluster.Auth) azure.Credentials {
+	return azure.Credentials{
+		TenantID:               a.TenantID,
+		ClientID:               a.ClientID,
+		ClientSecret:           a.ClientSecret.Reveal(),
+		ClientCertPath:         a.ClientCertPath,
+		ClientCertPassword:     a.ClientCertPassword.Reveal(),
+		UseManagedIdentity:     a.UseManagedIdentity,
+		UserAssignedIdentityID: a.UserAssignedIdentityID,
+		FederatedTokenFile:     a.FederatedTokenFile,
+		UseWorkloadIdentity:    a.UseWorkloadIdentity,
+	}
+}
+
+// openEndpoint targets an ARM-compatible endpoint with a static token. It
+// seeds nothing: the endpoint's state is its own.
+func openEndpoint(s Settings, in *Inputs) (*Target, error) {
+	p, err := azure.NewEmulator(azure.EmulatorOptions{
+		Subscription: in.Config.SubscriptionForIDs(),
+		Endpoint:     s.ARMEndpoint,
+		Token:        s.ARMToken,
+	})
+	if err != nil {
+		return nil, &TargetError{msg: "--arm-endpoint: " + err.Error()}
+	}
+	return &Target{Provider: p, Read: ReadScopeOf(in)}, nil
+}
+
+func openEmulator(s Settings, in *Inputs) (*Target, error) {
 	path := s.StatePath
 	if path == "" {
 		path = DefaultStatePath
@@ -68,22 +118,11 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 // EmulatorTarget wraps an open emulator (tests pass their own), ensuring the
 // cluster baseline exists in it.
 func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Target, error) {
-	cfg := in.Config
-	sub := cfg.SubscriptionForIDs()
-	read := ReadScopeOf(in)
-	if err := emu.EnsureBaseline(sub, cfg.ResourceGroup, cfg.Location, cfg.VnetName, baselineVNetCIDR,
-		baselineSubnets(cfg, read), cfg.SecurityGroupName); err != nil {
-		return nil, fmt.Errorf("seed the local emulator: %w", err)
-	}
-	// The resource groups Services name (PIP and PLS groups) exist in any
-	// real subscription they work in; create the missing ones here.
-	for _, rg := range read.AllGroups() {
-		if err := emu.EnsureBaseline(sub, rg, cfg.Location, "", "", nil, ""); err != nil {
-			return nil, fmt.Errorf("seed the local emulator: %w", err)
-		}
+	if err := SeedBaseline(emu, in); err != nil {
+		return nil, err
 	}
 	p, err := azure.NewEmulator(azure.EmulatorOptions{
-		Subscription: sub,
+		Subscription: in.Config.SubscriptionForIDs(),
 		Endpoint:     emulator.Endpoint,
 		Transport:    emu.Transport(),
 		Description:  description,
@@ -91,7 +130,30 @@ func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Ta
 	if err != nil {
 		return nil, err
 	}
-	return &Target{Provider: p, Emulator: emu, Read: read}, nil
+	return &Target{Provider: p, Emulator: emu, Read: ReadScopeOf(in)}, nil
+}
+
+// SeedBaseline creates what an AKS cluster already has and the Services
+// assume, when missing: the resource group, VNet, subnets and NSG, and the
+// resource groups the Services name (PIP and PLS groups exist in any real
+// subscription they work in). `azsvc emulator serve --config` seeds the
+// same.
+func SeedBaseline(emu *emulator.Emulator, in *Inputs) error {
+	cfg := in.Config
+	sub := cfg.SubscriptionForIDs()
+	read := ReadScopeOf(in)
+	if err := emu.EnsureBaseline(sub, cfg.ResourceGroup, cfg.Location, cfg.VnetName, baselineVNetCIDR,
+		baselineSubnets(cfg, read), cfg.SecurityGroupName); err != nil {
+		return fmt.Errorf("seed the local emulator: %w", err)
+	}
+	// The resource groups Services name (PIP and PLS groups) exist in any
+	// real subscription they work in; create the missing ones here.
+	for _, rg := range read.AllGroups() {
+		if err := emu.EnsureBaseline(sub, rg, cfg.Location, "", "", nil, ""); err != nil {
+			return fmt.Errorf("seed the local emulator: %w", err)
+		}
+	}
+	return nil
 }
 
 // The emulator's VNet: the cluster subnet takes the first /16, every other
