@@ -25,6 +25,12 @@ const (
 	// ReasonRequiresReplacement: a field ARM cannot change in place differs,
 	// or a resource this one references is re-created (see Change.Cause).
 	ReasonRequiresReplacement
+	// ReasonConnectionLost: the PLS owner rejected or removed a private
+	// endpoint's connection; only a new endpoint can connect again.
+	ReasonConnectionLost
+	// ReasonApproveConnection: a pending connection to a PLS azsvc manages
+	// is approved (PrivateEndpoint spec.approve).
+	ReasonApproveConnection
 )
 
 var reasonCodes = [...]string{
@@ -35,6 +41,8 @@ var reasonCodes = [...]string{
 	ReasonPortChanged:         "port_changed",
 	ReasonSourceRangesChanged: "source_ranges_changed",
 	ReasonRequiresReplacement: "requires_replacement",
+	ReasonConnectionLost:      "connection_lost",
+	ReasonApproveConnection:   "approve_connection",
 }
 
 // String is the stable code, e.g. "service_added".

@@ -65,9 +65,10 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 		return err
 	}
 	report := diag.Report{
-		Diagnostics: append(in.Diagnostics, service.Validate(in.Services)...),
+		Diagnostics: in.Validate(),
 		Sources:     in.Sources,
 		Checked:     len(in.Services),
+		Endpoints:   len(in.Endpoints),
 		Skipped:     make(map[string]int, len(in.Skipped)),
 	}
 	for reason, n := range in.Skipped {

@@ -108,6 +108,9 @@ func (r *resolver) settleReferrers(target plan.Key, keeps map[plan.Key]bool) boo
 			continue
 		}
 		ref, _ := r.obs.Get(rk)
+		if droppedWithPLS(ref, target) {
+			continue
+		}
 		own := r.own[rk]
 		if _, desired := r.wanted.Get(rk); !desired && own.Managed && ref.Kind() == plan.KindPrivateLinkService {
 			r.remove(rk, append(own.Services, r.out.Remove[target]...))
@@ -253,4 +256,16 @@ func (r *resolver) removeUnusedSharedProbes() {
 			r.remove(e.Key, nil)
 		}
 	}
+}
+
+// droppedWithPLS reports a private endpoint whose connection to the PLS
+// target goes with it: a PLS delete deletes its connections first, whoever
+// owns the endpoints (ccm-semantics §8 "Deletion"); the endpoint stays,
+// Disconnected. An endpoint removed by the same plan is deleted first.
+func droppedWithPLS(ref *plan.Resource, target plan.Key) bool {
+	if ref.Kind() != plan.KindPrivateEndpoint {
+		return false
+	}
+	id, err := plan.ParseID(string(target))
+	return err == nil && id.Kind == plan.KindPrivateLinkService
 }

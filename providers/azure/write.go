@@ -117,6 +117,8 @@ func (w *writer) put(ctx context.Context, body []byte) ([]byte, error) {
 		}
 		return putLRO(ctx, w, body, begin, rg, name,
 			func(r armprivatedns.VirtualNetworkLinksClientCreateOrUpdateResponse) any { return r.VirtualNetworkLink })
+	case plan.KindPLSConnection:
+		return w.approveConnection(ctx, body)
 	case plan.KindARecord:
 		var v armprivatedns.RecordSet
 		if err := json.Unmarshal(body, &v); err != nil {

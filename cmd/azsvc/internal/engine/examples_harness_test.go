@@ -45,13 +45,13 @@ func resourceGroups(t testing.TB, in *Inputs) [][]byte {
 	t.Helper()
 	scope := ReadScopeOf(in)
 	groups := map[string]bool{}
-	for _, g := range scope.AllGroups() {
-		groups[g] = true
+	for _, g := range scope.AllGroups(in.Config.SubscriptionForIDs()) {
+		groups["/subscriptions/"+g.Subscription+"/resourceGroups/"+g.Name] = true
 	}
 	var out [][]byte
 	for _, g := range sortedSet(groups) {
 		body, err := json.Marshal(map[string]any{
-			"id":       "/subscriptions/" + in.Config.SubscriptionForIDs() + "/resourceGroups/" + g,
+			"id":       g,
 			"location": in.Config.Location,
 		})
 		if err != nil {

@@ -91,7 +91,9 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	in := &Inputs{Service: svc, Config: cfg, Notes: notes, SubscriptionKnown: known}
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
+	in.Diagnostics = append(in.Diagnostics, service.ValidateEndpoints(svc.Endpoints, svc.Services, cfg.SubscriptionForIDs())...)
 	state, scope, refusals := desired.Build(svc.Services, cfg)
+	desired.Endpoints(state, &scope, svc.Endpoints, cfg)
 	in.Diagnostics = append(in.Diagnostics, refusals...)
 	service.SortDiagnostics(in.Diagnostics)
 	in.Desired, in.Scope = state, scope

@@ -110,10 +110,7 @@ func CheckSaved(ctx context.Context, saved *planfile.Plan, t *Target) error {
 	read := t.Read.Clone()
 	for _, pre := range saved.Preconditions {
 		if id, err := plan.ParseID(pre.ID); err == nil {
-			read.Add(id.Kind, id.ResourceGroup)
-			if id.Kind == plan.KindSubnet {
-				read.AddVNet(plan.VNetRef{ResourceGroup: id.ResourceGroup, Name: id.Names[0]})
-			}
+			read.AddID(id)
 		}
 	}
 	now, err := t.Provider.Read(ctx, read)
