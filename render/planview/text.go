@@ -36,7 +36,9 @@ func Text(w io.Writer, in Input, st style.Style) error {
 			writeGroup(bw, g, in.Sources, st)
 		}
 	}
+	writeChains(bw, Chains(p), st)
 	writeBlocked(bw, p.Blocked, st)
+	writeAwaiting(bw, p.Awaiting, st)
 	writeDisruptive(bw, p.Changes, st)
 	writeLimits(bw, p.Limits, st)
 	fmt.Fprintf(bw, "\n%s\n", st.Bold(Summarize(p).Line()))
@@ -76,10 +78,7 @@ func writeLegend(w *bufio.Writer, changes []*plan.Change, st style.Style) {
 }
 
 func writeGroup(w *bufio.Writer, g group, sources map[string]string, st style.Style) {
-	header := "# Service " + g.name
-	if g.name == sharedGroup {
-		header = "# Shared and cluster resources"
-	}
+	header := "# " + groupTitle(g.name)
 	if src := sources[g.name]; src != "" {
 		header += " (" + src + ")"
 	}
@@ -115,6 +114,26 @@ func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
 	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Blocked (azsvc will not do these):"))
 	for _, b := range blocked {
 		fmt.Fprintf(w, "  ! %s: %s\n", b.Address, BlockedText(b))
+	}
+}
+
+func writeChains(w *bufio.Writer, chains []Chain, st style.Style) {
+	if len(chains) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Bold("Private Link (Service → frontend → private link service → private endpoint → DNS):"))
+	for _, ch := range chains {
+		fmt.Fprintf(w, "  %s\n", ch.Line())
+	}
+}
+
+func writeAwaiting(w *bufio.Writer, awaiting []plan.Awaiting, st style.Style) {
+	if len(awaiting) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Awaiting approval by the PLS owner (apply succeeds; traffic flows once approved):"))
+	for _, a := range awaiting {
+		fmt.Fprintf(w, "  … %s: %s\n", a.Address, AwaitingText(a))
 	}
 }
 

@@ -35,7 +35,7 @@ func Text(w io.Writer, st *plan.State, s style.Style) error {
 		if i > 0 {
 			tw.line(0, "")
 		}
-		tw.line(0, s.Bold("Service "+svc))
+		tw.line(0, s.Bold(ownerTitle(svc)))
 		tw.service(st, bySvc[svc])
 	}
 	return tw.err
@@ -117,8 +117,27 @@ func kindLabel(k plan.Kind) string {
 		return "virtual network"
 	case plan.KindSubnet:
 		return "subnet"
+	case plan.KindPrivateEndpoint:
+		return "private endpoint"
+	case plan.KindPLSConnection:
+		return "connection"
+	case plan.KindPrivateDNSZone:
+		return "private DNS zone"
+	case plan.KindVNetLink:
+		return "link"
+	case plan.KindARecord:
+		return "A record"
 	}
 	return string(k)
+}
+
+// ownerTitle names what owns resources: a Service, or a PrivateEndpoint
+// object (plan.EndpointOwner).
+func ownerTitle(owner string) string {
+	if key, ok := plan.EndpointOf(owner); ok {
+		return "Private endpoint " + key
+	}
+	return "Service " + owner
 }
 
 // topSummary is the short description after a top-level resource's name.

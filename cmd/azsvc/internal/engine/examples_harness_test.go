@@ -28,7 +28,22 @@ func newExampleTarget(t testing.TB, in *Inputs, opts emulator.Options) *Target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := emu.Seed(append(resourceGroups(t, in), seed)...); err != nil {
+	bodies := append(resourceGroups(t, in), seed)
+	// Scenarios that need resources of their own (a guest VNet in another
+	// subscription) keep them in <scenario>/emulator-seed.json: seeded for
+	// every scenario, they only add resources the others never read.
+	own, err := filepath.Glob(filepath.Join(examples, "*", "emulator-seed.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range own {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, data)
+	}
+	if err := emu.Seed(bodies...); err != nil {
 		t.Fatal(err)
 	}
 	tg, err := EmulatorTarget(emu, in, "test emulator")

@@ -88,7 +88,16 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Inputs{Service: svc, Config: cfg, Notes: notes, SubscriptionKnown: known}
+	in := Build(svc, cfg, s.Prune)
+	in.Notes, in.SubscriptionKnown = notes, known
+	return in, nil
+}
+
+// Build validates decoded input against cfg and builds its desired state:
+// Services first, then the PrivateEndpoints that connect to their private
+// link services.
+func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
+	in := &Inputs{Service: svc, Config: cfg}
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
 	in.Diagnostics = append(in.Diagnostics, service.ValidateEndpoints(svc.Endpoints, svc.Services, cfg.SubscriptionForIDs())...)
@@ -97,8 +106,8 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	in.Diagnostics = append(in.Diagnostics, refusals...)
 	service.SortDiagnostics(in.Diagnostics)
 	in.Desired, in.Scope = state, scope
-	in.Scope.Prune = s.Prune
-	return in, nil
+	in.Scope.Prune = prune
+	return in
 }
 
 // LoadConfigOnly reads the configuration without manifests: what applying a
