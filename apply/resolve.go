@@ -13,9 +13,14 @@ import (
 // order": NSG destinations need the frontend IP, DNS A records the PE IP).
 type written struct {
 	resources map[plan.Key]*plan.Resource
+	// moved are resources an earlier step changed as a side effect
+	// (touched): their plan-time etag is stale.
+	moved map[plan.Key]bool
 }
 
-func newWritten() *written { return &written{resources: map[plan.Key]*plan.Resource{}} }
+func newWritten() *written {
+	return &written{resources: map[plan.Key]*plan.Resource{}, moved: map[plan.Key]bool{}}
+}
 
 // record stores a step's result. The target's earlier result and children
 // are forgotten first: a delete leaves nothing, and a put returns the
@@ -23,6 +28,10 @@ func newWritten() *written { return &written{resources: map[plan.Key]*plan.Resou
 func (w *written) record(step *plan.Step, res *plan.Resource, children []*plan.Resource) {
 	target := step.Target.Key()
 	delete(w.resources, target)
+	delete(w.moved, target)
+	for _, k := range touched(step) {
+		w.moved[k] = true
+	}
 	if hasChildKinds(step.Target.Kind) {
 		for k, r := range w.resources {
 			if pid, ok := r.ID.ParentID(); ok && pid.Key() == target {
@@ -47,6 +56,9 @@ func (w *written) prepare(step *plan.Step) (*plan.Step, error) {
 	s := *step
 	if prev, ok := w.resources[step.Target.Key()]; ok && prev.Etag != "" {
 		s.IfMatch = prev.Etag
+	}
+	if w.moved[step.Target.Key()] {
+		s.IfMatch = ""
 	}
 	switch {
 	case step.Op == plan.OpDelete:

@@ -140,7 +140,7 @@ type AttributeChange struct {
 func Drift(changes []*Change) []*Change {
 	var out []*Change
 	for _, c := range changes {
-		if c.Has(ActionUpdate) && c.Reason != ReasonServiceAdded && c.Reason != ReasonServiceRemoved && c.Reason != ReasonApproveConnection ||
+		if c.Has(ActionUpdate) && c.Reason != ReasonServiceAdded && c.Reason != ReasonServiceRemoved && c.Reason != ReasonSourceRecreated ||
 			c.Reason == ReasonConnectionLost {
 			out = append(out, c)
 		}

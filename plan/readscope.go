@@ -28,6 +28,10 @@ type ReadScope struct {
 type Group struct {
 	Subscription string `json:"subscription,omitempty"`
 	Name         string `json:"name"`
+	// Optional marks a group found through ARM rather than named by the
+	// input (the group of an endpoint connected to a PLS): one azsvc may
+	// not be allowed to read, which then reads as empty.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // In returns g with an empty subscription replaced by sub.
@@ -85,6 +89,28 @@ func (r *ReadScope) AddIn(sub string, k Kind, group string) {
 	if !slices.ContainsFunc(r.Groups[k], g.same) {
 		r.Groups[k] = append(r.Groups[k], g)
 	}
+}
+
+// AddOptional records a group as AddIn does, marked Optional.
+func (r *ReadScope) AddOptional(sub string, k Kind, group string) {
+	r.AddIn(sub, k, group)
+	for i, g := range r.Groups[k] {
+		if g.same(Group{Subscription: sub, Name: group}) {
+			r.Groups[k][i].Optional = true
+		}
+	}
+}
+
+// Has reports whether the scope reads group of subscription sub for kind
+// k, an empty subscription standing for def.
+func (r *ReadScope) Has(k Kind, sub, group, def string) bool {
+	want := Group{Subscription: sub, Name: group}.In(def)
+	for _, g := range r.GroupsOf(k, def) {
+		if g.same(want) {
+			return true
+		}
+	}
+	return false
 }
 
 // AddID records where the resource id lives: its group for its kind, or

@@ -31,6 +31,10 @@ const (
 	// ReasonApproveConnection: a pending connection to a PLS azsvc manages
 	// is approved (PrivateEndpoint spec.approve).
 	ReasonApproveConnection
+	// ReasonSourceRecreated: a value the resource copies from another
+	// (Change.Cause) is assigned again, because that one is created or
+	// re-created: a DNS record follows its endpoint's new address.
+	ReasonSourceRecreated
 )
 
 var reasonCodes = [...]string{
@@ -43,6 +47,7 @@ var reasonCodes = [...]string{
 	ReasonRequiresReplacement: "requires_replacement",
 	ReasonConnectionLost:      "connection_lost",
 	ReasonApproveConnection:   "approve_connection",
+	ReasonSourceRecreated:     "source_recreated",
 }
 
 // String is the stable code, e.g. "service_added".

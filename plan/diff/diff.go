@@ -106,6 +106,9 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 	if len(lostConnection(got)) > 0 && want.Kind() == plan.KindPrivateEndpoint {
 		c.Reason = plan.ReasonConnectionLost
 	}
+	if src, ok := copiedSource(want); ok && c.Has(plan.ActionUpdate) {
+		c.Reason, c.Cause = plan.ReasonSourceRecreated, src
+	}
 	d.changes[key] = c
 }
 

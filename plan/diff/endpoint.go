@@ -30,6 +30,20 @@ func (d *Result) endpointAttrs(want, got *plan.Resource, attrs []plan.AttributeC
 	return nil
 }
 
+// copiedSource is the endpoint whose address an A record still waits for
+// once the known values are resolved: one this plan creates.
+func copiedSource(want *plan.Resource) (plan.Key, bool) {
+	if want.Kind() != plan.KindARecord {
+		return "", false
+	}
+	for _, v := range plan.AsARecord(want).Addresses() {
+		if src, _, ok := plan.UnknownSource(v); ok {
+			return src, true
+		}
+	}
+	return "", false
+}
+
 // lostConnection is the connection-state change of an endpoint whose
 // connection was rejected or removed; nil otherwise.
 func lostConnection(got *plan.Resource) []plan.AttributeChange {

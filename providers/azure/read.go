@@ -52,7 +52,8 @@ func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State,
 			if err != nil {
 				return nil, err
 			}
-			if err := lists[k](r, ctx, g.Name); err != nil && !isGroupNotFound(err) {
+			err = lists[k](r, ctx, g.Name)
+			if err != nil && !isGroupNotFound(err) && !(g.Optional && isForbidden(err)) {
 				return nil, err
 			}
 		}
@@ -281,6 +282,13 @@ func (r *reader) subnets(ctx context.Context, v plan.VNetRef) error {
 		}
 	}
 	return nil
+}
+
+// isForbidden reports a read the credential may not make (another
+// tenant's or consumer's resource group).
+func isForbidden(err error) bool {
+	var re *azcore.ResponseError
+	return errors.As(err, &re) && (re.StatusCode == http.StatusForbidden || re.StatusCode == http.StatusUnauthorized)
 }
 
 func isGroupNotFound(err error) bool {

@@ -159,6 +159,14 @@ func formatValue(v any) string {
 			}
 			return fmt.Sprintf("%q", id)
 		}
+		if plan.HasMarker(t) {
+			// JSON would print a value known only after apply as null.
+			parts := make([]string, 0, len(t))
+			for _, k := range sortedKeys(t) {
+				parts = append(parts, fmt.Sprintf("%q: %s", k, formatValue(t[k])))
+			}
+			return "{" + strings.Join(parts, ", ") + "}"
+		}
 	case []any:
 		parts := make([]string, len(t))
 		for i, x := range t {

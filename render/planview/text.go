@@ -62,7 +62,8 @@ func writeDrift(w *bufio.Writer, drift []*plan.Change, st style.Style) {
 	fmt.Fprintf(w, "\n%s\n", st.Bold("Drift: owned resources differ from what the Services want"))
 	fmt.Fprintln(w, st.Dim("(azsvc keeps no prior state, so an edit made in Azure and a Service change look the same; apply puts them back)"))
 	for _, c := range drift {
-		fmt.Fprintf(w, "  %s %s\n", st.Yellow("~"), c.ID().Address())
+		sym := symbol(c.Actions)
+		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, sym), c.ID().Address())
 		for _, a := range c.Attributes {
 			fmt.Fprintf(w, "      %s: %s -> %s\n", displayPath(a.Path), formatValue(a.Before), formatValue(a.After))
 		}
