@@ -147,7 +147,7 @@ func containsFold(list []string, s string) bool {
 // Pending). A rejected or removed connection counts as new: the diff
 // re-creates its endpoint. "" when the PLS is unknown.
 func (r *resolver) status(want *plan.Resource) (status string, current bool) {
-	if got, ok := r.obs.Get(want.Key()); ok {
+	if got, ok := r.obs.Get(want.Key()); ok && kept(want, got) {
 		if v := plan.AsPrivateEndpoint(got); !v.Lost() && v.Status() != "" {
 			return v.Status(), true
 		}
@@ -230,4 +230,15 @@ func (r *resolver) noteAwaiting(pe *plan.Resource) {
 		a.Target = s
 	}
 	r.out.Awaiting = append(r.out.Awaiting, a)
+}
+
+// kept reports whether the endpoint got keeps its connection: the desired
+// one is in the same list, to the same target, from the same subnet (the
+// fields whose change re-creates it, diff's replaceFields).
+func kept(want, got *plan.Resource) bool {
+	w, g := plan.AsPrivateEndpoint(want), plan.AsPrivateEndpoint(got)
+	wt, _ := w.Target().(string)
+	gt, _ := g.Target().(string)
+	return w.ConnectionList() == g.ConnectionList() && wt != "" && strings.EqualFold(wt, gt) &&
+		strings.EqualFold(w.SubnetID(), g.SubnetID())
 }
