@@ -64,7 +64,7 @@ func zoneNameProblem(zone string) string {
 	}
 	labels := strings.Split(zone, ".")
 	if len(labels) < minZoneLabels || len(labels) > maxZoneLabels {
-		return fmt.Sprintf("has %d labels; a private DNS zone has %d to %d", len(labels), minZoneLabels, maxZoneLabels)
+		return fmt.Sprintf("has %d label(s); a private DNS zone has %d to %d", len(labels), minZoneLabels, maxZoneLabels)
 	}
 	for _, l := range labels {
 		if p := labelProblem(l); p != "" {
@@ -90,7 +90,7 @@ func recordNameProblem(name, zone string) string {
 		}
 		if p := labelProblem(l); p != "" {
 			if strings.Contains(l, "*") {
-				return "a wildcard '*' may only be the whole first label, as in *.apps"
+				return "has a '*' that is not the whole first label: a wildcard record is written as in *.apps"
 			}
 			return p
 		}

@@ -106,8 +106,11 @@ func (v *endpointChecker) service() {
 			keys = append(keys, k)
 		}
 		if best, ok := closest(key, keys); ok {
+			if ns, name, _ := strings.Cut(best, "/"); ns == strings.Split(key, "/")[0] {
+				best = name // spec.service names Services of the endpoint's namespace by name
+			}
 			msg += "; did you mean " + best + "?"
-			hint = "name " + best
+			hint = "set spec.service to " + best
 		}
 		v.add(CodeServiceNotInInput, "spec.service", msg, hint)
 		return
@@ -209,7 +212,7 @@ func (v *endpointChecker) checkRecords(d EndpointDNS, path string) {
 		// there writing one name would point it at two addresses.
 		k := strings.ToLower(id.Subscription + "/" + id.ResourceGroup + "/" + d.Zone + "/" + r)
 		if first, ok := v.records[k]; ok && first.ep != v.ep {
-			v.add(CodeRecordConflict, rp, fmt.Sprintf("record %s.%s is also written by PrivateEndpoint %s (%s), with that endpoint's address",
+			v.add(CodeRecordConflict, rp, fmt.Sprintf("record %s.%s is also written by PrivateEndpoint %s (%s): one name cannot point at two endpoints",
 				r, d.Zone, first.ep.Key(), first.ep.Pos(first.path)), "let one endpoint own the name, or use another record name")
 			continue
 		}
