@@ -128,6 +128,9 @@ func (b *endpointBuilder) endpoint(ep *service.PrivateEndpoint, id plan.ID, targ
 			"subnet": map[string]any{"id": ep.Spec.SubnetID},
 			list:     []any{map[string]any{"name": id.Name(), "properties": props}},
 			other:    []any{},
+			// ARM assigns it (the provider reads it from the endpoint's NIC);
+			// the endpoint's A records copy it.
+			plan.PrivateIPField: plan.Unknown,
 		},
 		Services: []string{ep.Owner()},
 		Owned:    true,

@@ -38,8 +38,13 @@ func (r *resolver) planRemovals() {
 		if !own.Deletable {
 			continue
 		}
-		if len(own.Services) > 0 && (!own.Foreign || r.scope.Prune) || len(own.Services) == 0 && own.Foreign && r.scope.Prune {
+		switch {
+		case len(own.Services) > 0 && !own.Foreign:
 			r.remove(e.Key, own.Services)
+		case own.Foreign && r.scope.Prune:
+			// Pruned: name the owners outside the input the tags give, so
+			// the plan groups the removal under them.
+			r.remove(e.Key, append(slices.Clone(own.Services), own.ForeignServices...))
 		}
 	}
 	r.settleRemovals()
