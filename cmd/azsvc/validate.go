@@ -32,7 +32,8 @@ validate reads every Service of type LoadBalancer in the given files and
 directories and reports, with file, line and column, every annotation the cloud
 provider would ignore, reject or misread: unknown keys (with a suggestion),
 values out of range, invalid CIDRs and IP addresses, and combinations that do
-not work together. Other documents and other Services are skipped and counted.
+not work together. PrivateEndpoint objects (azsvc help private-endpoints) are
+checked too. Other documents and other Services are skipped and counted.
 
 Findings go to stdout in the chosen format; a one-line summary goes to stderr.
 The exit code is 4 when there is any error, 0 when there are only warnings.`,

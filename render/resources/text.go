@@ -30,7 +30,15 @@ func Text(w io.Writer, st *plan.State, s style.Style) error {
 	for svc := range bySvc {
 		svcs = append(svcs, svc)
 	}
-	sort.Strings(svcs)
+	// Services first, then the PrivateEndpoints that consume their PLSs.
+	sort.Slice(svcs, func(i, j int) bool {
+		_, ei := plan.EndpointOf(svcs[i])
+		_, ej := plan.EndpointOf(svcs[j])
+		if ei != ej {
+			return ej
+		}
+		return svcs[i] < svcs[j]
+	})
 	for i, svc := range svcs {
 		if i > 0 {
 			tw.line(0, "")
