@@ -144,14 +144,6 @@ func unmanaged(code plan.UnmanagedCode, value string) Ownership {
 // one the desired state writes.
 func (o *Owners) SecurityGroups() map[plan.Key]bool { return o.nsgs }
 
-func (o *Owners) parent(r *plan.Resource) (*plan.Resource, bool) {
-	pid, ok := r.ID.ParentID()
-	if !ok {
-		return nil, false
-	}
-	return o.observed.Get(pid.Key())
-}
-
 func (o *Owners) parentManaged(r *plan.Resource) bool {
 	pid, ok := r.ID.ParentID()
 	return ok && o.lbNames[strings.ToLower(pid.Name())]
