@@ -88,8 +88,8 @@ func Resolve(desired, observed *plan.State, scope plan.Scope) (*Resolved, error)
 	if err := r.placeDesired(); err != nil {
 		return nil, err
 	}
-	r.planRemovals()
-	if err := r.mergeNSGs(); err != nil {
+	fate{r}.planRemovals()
+	if err := (&nsgMerge{resolver: r}).mergeNSGs(); err != nil {
 		return nil, err
 	}
 	return r.out, nil
