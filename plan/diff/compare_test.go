@@ -10,7 +10,9 @@ import (
 func TestCompareResource(t *testing.T) {
 	rule := plan.ChildID(plan.NewID("s", "rg", plan.KindSecurityGroup, "nsg"), plan.KindSecurityRule, "k8s-azure-lb_allow_IPv4_80")
 	probe := plan.ChildID(plan.NewID("s", "rg", plan.KindLoadBalancer, "lb"), plan.KindProbe, "p")
-	res := func(id plan.ID, props map[string]any) *plan.Resource { return &plan.Resource{ID: id, Properties: props} }
+	res := func(id plan.ID, props map[string]any) *plan.Resource {
+		return &plan.Resource{ID: id, Properties: props}
+	}
 	tests := []struct {
 		name      string
 		want, got *plan.Resource
