@@ -41,8 +41,8 @@ func run(ctx context.Context, a *app, args []string) int {
 	// The only untyped errors the root command itself returns are cobra's
 	// "unknown command" ones; flag errors are already usage errors.
 	var ue *usageError
-	var ee *exitError
-	if cmd == root && !errors.As(err, &ue) && !errors.As(err, &ee) {
+	var r *reported
+	if cmd == root && !errors.As(err, &ue) && !errors.As(err, &r) {
 		err = &usageError{err: err}
 	}
 	code := exitCode(ctx, err)

@@ -23,7 +23,7 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 	}
 	if in.HasErrors() {
 		reportDiagnostics(opts.IO, in)
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	}
 	tg, p, _, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
 	if err != nil {
@@ -78,7 +78,7 @@ func runApplySaved(ctx context.Context, opts *applyOptions) error {
 	}
 	fmt.Fprintf(header, "%-15s %s\n", "Target:", tg.Describe())
 	if err := engine.CheckSaved(ctx, saved, tg); err != nil {
-		return applyError(err)
+		return err
 	}
 	if len(p.Steps) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "No changes. Azure networking matches the Services.")
@@ -102,7 +102,7 @@ func confirm(opts *applyOptions) error {
 		return err
 	case d != apply.Proceed:
 		fmt.Fprintln(opts.IO.ErrOut, "Apply cancelled.")
-		return withExitCode(exitRuntime, nil)
+		return &reported{errNotApproved}
 	}
 	return nil
 }
@@ -125,26 +125,7 @@ func execute(ctx context.Context, p *plan.Plan, tg *engine.Target, opts *applyOp
 	}
 	_, err := apply.Run(ctx, p, tg.Provider, apply.Options{Observer: obs, ProgressInterval: interval})
 	if err != nil {
-		return applyError(err)
+		return err
 	}
 	return obs.Err()
-}
-
-// applyError maps the executor's error kinds to exit codes. A stale
-// resource found after some steps were applied is a partial apply (exit 7):
-// exit 5 promises that nothing changed.
-func applyError(err error) error {
-	var ae *apply.Error
-	partial := errors.As(err, &ae) && ae.Result != nil && len(ae.Result.Applied) > 0
-	switch {
-	case errors.Is(err, apply.ErrStale) && partial:
-		return withExitCode(exitPartial, err)
-	case errors.Is(err, apply.ErrStale):
-		return withExitCode(exitStale, err)
-	case errors.Is(err, apply.ErrInterrupted):
-		return withExitCode(exitInterrupted, err)
-	case errors.Is(err, apply.ErrPartial):
-		return withExitCode(exitPartial, err)
-	}
-	return err
 }

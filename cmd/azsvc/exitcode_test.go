@@ -3,8 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/limits"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -107,5 +113,34 @@ func TestNewBuildInfo(t *testing.T) {
 	}
 	if got := newBuildInfo("", "", "").Version; got == "" {
 		t.Error("an unstamped build must still report a version")
+	}
+}
+
+// TestExitCodeOfErrors pins the one mapping from the errors commands
+// return to exit codes.
+func TestExitCodeOfErrors(t *testing.T) {
+	partial := &apply.Error{Result: &apply.Result{Applied: []*apply.StepResult{{}}}}
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, exitOK},
+		{"runtime", errors.New("boom"), exitRuntime},
+		{"usage", usageErrorf("bad"), exitUsage},
+		{"target", &engine.TargetError{}, exitUsage},
+		{"changes", &reported{errChangesPresent}, exitChanges},
+		{"invalid", &reported{errInvalidInput}, exitInvalid},
+		{"limits", fmt.Errorf("plan: %w", limits.ErrLimitExceeded), exitInvalid},
+		{"stale before any write", fmt.Errorf("x: %w", apply.ErrStale), exitStale},
+		{"stale after a write", errors.Join(apply.ErrStale, partial), exitPartial},
+		{"partial", apply.ErrPartial, exitPartial},
+		{"interrupted", apply.ErrInterrupted, exitInterrupted},
+		{"not approved", &reported{errNotApproved}, exitRuntime},
+	}
+	for _, tt := range tests {
+		if got := exitCode(context.Background(), tt.err); got != tt.want {
+			t.Errorf("%s: exit %d, want %d", tt.name, got, tt.want)
+		}
 	}
 }

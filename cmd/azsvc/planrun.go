@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
-	"github.com/azsvc/azsvc/plan/limits"
 	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/render/planview"
@@ -39,9 +37,9 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	}
 	switch {
 	case in.HasErrors():
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
-		return withExitCode(exitChanges, nil)
+		return &reported{errChangesPresent}
 	}
 	return nil
 }
@@ -56,18 +54,9 @@ func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*eng
 	p, res, err := engine.Plan(ctx, in, tg)
 	if err != nil {
 		tg.Close()
-		return nil, nil, nil, planError(err)
+		return nil, nil, nil, err
 	}
 	return tg, p, res, nil
-}
-
-// planError maps a planner failure: a limit the plan would exceed is
-// invalid input (exit 4), anything else a runtime error.
-func planError(err error) error {
-	if errors.Is(err, limits.ErrLimitExceeded) {
-		return withExitCode(exitInvalid, err)
-	}
-	return err
 }
 
 func renderPlan(w io.Writer, format string, view planview.Input, io *IOStreams) error {

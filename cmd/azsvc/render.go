@@ -60,7 +60,7 @@ func runRender(ctx context.Context, opts *renderOptions) error {
 	}
 	if in.HasErrors() {
 		reportDiagnostics(opts.IO, in)
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	}
 	w := opts.IO.Out
 	switch opts.Output {

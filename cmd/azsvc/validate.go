@@ -78,7 +78,7 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 	}
 	fmt.Fprintln(opts.IO.ErrOut, diag.Summary(report, opts.IO.ErrStyle()))
 	if errs, _ := report.Counts(); errs > 0 {
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	}
 	return nil
 }
