@@ -3,20 +3,15 @@ package applyview
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // script builds an event sequence the way apply emits it, on a fake clock.
 type script struct {
@@ -153,7 +148,7 @@ func TestHumanGolden(t *testing.T) {
 			if tty {
 				file = name + ".tty.txt"
 			}
-			golden(t, file, visible(buf.String()))
+			checkGolden(t, file, visible(buf.String()))
 		}
 	}
 }
@@ -174,7 +169,7 @@ func TestJSONGolden(t *testing.T) {
 				t.Fatalf("%s line %d is not the event's JSON object: %s (%v)", name, i+1, line, err)
 			}
 		}
-		golden(t, name+".jsonl", buf.String())
+		checkGolden(t, name+".jsonl", buf.String())
 	}
 }
 
@@ -183,23 +178,8 @@ func visible(s string) string {
 	return strings.NewReplacer("\r", "<CR>", "\x1b[K", "<EL>").Replace(s)
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, path, []byte(got))
 }

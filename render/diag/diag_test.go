@@ -3,18 +3,15 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/render/style"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
 
 const webYAML = `apiVersion: v1
 kind: Service
@@ -103,19 +100,7 @@ func TestGolden(t *testing.T) {
 
 func assertGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, path, got)
 }
 
 // The same report must produce the same bytes however its diagnostics
