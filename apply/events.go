@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"sort"
 	"time"
 
 	"github.com/azsvc/azsvc/plan"
@@ -113,13 +112,4 @@ func stepAction(step *plan.Step) plan.Action {
 		return plan.ActionCreate
 	}
 	return plan.ActionUpdate
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,6 +2,8 @@ package apply
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -198,7 +200,7 @@ func outputs(step *plan.Step, res *plan.Resource, children []*plan.Resource) []O
 		if planned == nil || got[planned.Key()] == nil {
 			continue
 		}
-		for _, field := range sortedKeys(planned.Properties) {
+		for _, field := range slices.Sorted(maps.Keys(planned.Properties)) {
 			v := planned.Properties[field]
 			if _, _, copied := plan.UnknownSource(v); !plan.IsUnknown(v) || copied {
 				continue

@@ -1,6 +1,8 @@
 package desired
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -93,25 +95,13 @@ func (d *destSet) empty() bool {
 // destinationAddressPrefixes; with other destinations, one element of it
 // that the planner expands.
 func (d *destSet) setOn(props map[string]any) {
-	pools := make([]string, 0, len(d.nodes))
-	for k := range d.nodes {
-		pools = append(pools, string(k))
-	}
-	sort.Strings(pools)
+	pools := slices.Sorted(maps.Keys(d.nodes))
 	if len(pools) == 1 && len(d.known) == 0 && len(d.after) == 0 {
-		props["destinationAddressPrefixes"] = plan.BackendNodeIPs(plan.Key(pools[0]))
+		props["destinationAddressPrefixes"] = plan.BackendNodeIPs(pools[0])
 		return
 	}
-	known := make([]string, 0, len(d.known))
-	for k := range d.known {
-		known = append(known, k)
-	}
-	sort.Strings(known)
-	keys := make([]string, 0, len(d.after))
-	for k := range d.after {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	known := slices.Sorted(maps.Keys(d.known))
+	keys := slices.Sorted(maps.Keys(d.after))
 	vals := make([]any, 0, len(known)+len(keys)+len(pools))
 	for _, k := range known {
 		vals = append(vals, k)
@@ -120,7 +110,7 @@ func (d *destSet) setOn(props map[string]any) {
 		vals = append(vals, plan.AfterApply(d.after[k].source, d.after[k].field))
 	}
 	for _, p := range pools {
-		vals = append(vals, plan.BackendNodeIPs(plan.Key(p)))
+		vals = append(vals, plan.BackendNodeIPs(p))
 	}
 	if len(vals) == 1 {
 		props["destinationAddressPrefix"] = vals[0]

@@ -7,6 +7,7 @@
 package diff
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
@@ -109,7 +110,7 @@ func (d *Result) withdrawFailed() {
 	if len(d.res.Failed) == 0 {
 		return
 	}
-	for _, k := range d.sortedKeys() {
+	for _, k := range slices.Sorted(maps.Keys(d.changes)) {
 		c := d.changes[k]
 		if c.After == nil || !d.res.AllFailed(c.Services) {
 			continue
@@ -125,7 +126,7 @@ func (d *Result) withdrawFailed() {
 func (d *Result) blockDependents() {
 	for changed := len(d.conflicts) > 0; changed; {
 		changed = false
-		for _, k := range d.sortedKeys() {
+		for _, k := range slices.Sorted(maps.Keys(d.changes)) {
 			c := d.changes[k]
 			if c.After == nil {
 				continue
@@ -146,13 +147,4 @@ func (d *Result) markDisruptive() {
 	for _, c := range d.changes {
 		c.Disruptive = c.Has(plan.ActionDelete) || c.Has(plan.ActionUpdate) && plan.MovesTraffic(c)
 	}
-}
-
-func (d *Result) sortedKeys() []plan.Key {
-	out := make([]plan.Key, 0, len(d.changes))
-	for k := range d.changes {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

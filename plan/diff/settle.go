@@ -1,6 +1,9 @@
 package diff
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/azsvc/azsvc/plan"
 )
 
@@ -15,7 +18,7 @@ import (
 func (d *Result) settle() {
 	for changed := true; changed; {
 		changed = false
-		for _, k := range d.sortedKeys() {
+		for _, k := range slices.Sorted(maps.Keys(d.changes)) {
 			c := d.changes[k]
 			if c == nil || !c.Has(plan.ActionDelete) {
 				continue

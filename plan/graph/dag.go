@@ -3,6 +3,7 @@ package graph
 import (
 	"container/heap"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -122,7 +123,7 @@ func (g *Graph) Schedule() ([][]int, error) {
 			heap.Push(&g.ready, g.unitOf(i))
 		}
 	}
-	for _, k := range sortedGroupKeys(g.groups) {
+	for _, k := range slices.Sorted(maps.Keys(g.groups)) {
 		g.maybeQueue(g.groups[k])
 	}
 	g.left = len(g.nodes)
@@ -193,7 +194,7 @@ func (g *Graph) execute(idx []int) {
 // ready: the nodes without strict predecessors left, minus those whose weak
 // predecessors cannot come along.
 func (g *Graph) partialWrite() bool {
-	for _, k := range sortedGroupKeys(g.groups) {
+	for _, k := range slices.Sorted(maps.Keys(g.groups)) {
 		gr := g.groups[k]
 		var subset []int
 		for _, i := range gr.remaining {
@@ -302,13 +303,4 @@ func (g *Graph) cycleError() error {
 		names[i] = g.nodes[n].Label
 	}
 	return fmt.Errorf("cannot order the plan: dependency cycle %s", strings.Join(names, " -> "))
-}
-
-func sortedGroupKeys(m map[plan.Key]*group) []plan.Key {
-	out := make([]plan.Key, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -5,6 +5,7 @@
 package graph
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
@@ -185,10 +186,6 @@ func (b *builder) setDependsOn() {
 		}
 	}
 	for c, m := range deps {
-		c.DependsOn = c.DependsOn[:0]
-		for k := range m {
-			c.DependsOn = append(c.DependsOn, k)
-		}
-		slices.Sort(c.DependsOn)
+		c.DependsOn = slices.Sorted(maps.Keys(m))
 	}
 }

@@ -7,6 +7,7 @@ package limits
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -38,13 +39,8 @@ func Check(p *plan.Plan, observed *plan.Index) ([]plan.Limit, error) {
 	for _, st := range p.Steps {
 		final[st.Target.Key()] = st
 	}
-	keys := make([]plan.Key, 0, len(final))
-	for k := range final {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	var all []plan.Limit
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(final)) {
 		st := final[k]
 		if st.Op != plan.OpPut {
 			continue

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -85,7 +86,7 @@ func (r fate) settleRemovals() {
 	var keeps map[plan.Key]bool // built on first use: most plans remove nothing that is referenced
 	for changed := true; changed; {
 		changed = false
-		for _, k := range sortedKeys(r.out.Remove) {
+		for _, k := range slices.Sorted(maps.Keys(r.out.Remove)) {
 			if _, still := r.out.Remove[k]; !still || len(r.obs.Referrers(k)) == 0 {
 				continue
 			}

@@ -2,6 +2,8 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/azsvc/azsvc/plan"
 )
@@ -29,7 +31,7 @@ func (r *nsgMerge) mergeNSGs() error {
 		wanted[pid.Key()] = append(wanted[pid.Key()], e.R)
 	}
 	r.released = nsgRelease{ips: r.releasedIPs(), retained: r.retainedPorts()}
-	for _, k := range sortedKeys(r.out.owners.SecurityGroups()) {
+	for _, k := range slices.Sorted(maps.Keys(r.out.owners.SecurityGroups())) {
 		if err := r.mergeNSG(k, wanted[k]); err != nil {
 			return err
 		}

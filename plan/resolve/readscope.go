@@ -1,6 +1,8 @@
 package resolve
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -29,7 +31,7 @@ func ReadScope(desired *plan.State, scope plan.Scope) plan.ReadScope {
 		addID(&rs, e.R.ID, subnets)
 		walkRefs(e.R.Properties, "", func(ref string) { addRef(&rs, ref, subnets) })
 	}
-	for _, k := range sortedKeys(subnets) {
+	for _, k := range slices.Sorted(maps.Keys(subnets)) {
 		rs.Subnets = append(rs.Subnets, subnets[k])
 	}
 	return rs

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/service"
@@ -163,7 +164,7 @@ func newJSONResource(r *plan.Resource) *jsonResource {
 func unknownPaths(path []string, v any, out *[][]string) {
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			unknownPaths(append(append([]string(nil), path...), k), t[k], out)
 		}
 	case []any:
@@ -175,15 +176,6 @@ func unknownPaths(path []string, v any, out *[][]string) {
 			*out = append(*out, path)
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // jsonBlocked is a blocked change as the JSON plan shows it (SCHEMA.md).
