@@ -86,6 +86,23 @@ func (l Rule) RawFrontendPort() any { return l.r.Properties["frontendPort"] }
 // FrontendID is the key of the frontend the rule uses.
 func (l Rule) FrontendID() Key { return KeyOf(RefID(l.r.Properties["frontendIPConfiguration"])) }
 
+// LoadBalancer is a load balancer's own body (its children are resources
+// of their own, except inbound NAT rules).
+type LoadBalancer struct{ r *Resource }
+
+// AsLoadBalancer views r as a load balancer.
+func AsLoadBalancer(r *Resource) LoadBalancer { return LoadBalancer{r} }
+
+// InboundNATRuleCount is the number of inbound NAT rules, which count
+// against the load balancer's rule limit (arm-rules §2.4).
+func (l LoadBalancer) InboundNATRuleCount() int { return len(listProp(l.r, "inboundNatRules")) }
+
+// SKUName is the SKU's name ("Standard", "Basic"), as written.
+func (l LoadBalancer) SKUName() string {
+	s, _ := l.r.SKU["name"].(string)
+	return s
+}
+
 // Probe is a load balancer health probe.
 type Probe struct{ r *Resource }
 

@@ -74,10 +74,8 @@ func Check(p *plan.Plan, observed *plan.Index) ([]plan.Limit, error) {
 }
 
 func lbLimits(addr string, st *plan.Step) []plan.Limit {
-	rules := 0
-	if nat, ok := st.Body.Properties["inboundNatRules"].([]any); ok {
-		rules = len(nat)
-	}
+	lb := plan.AsLoadBalancer(st.Body)
+	rules := lb.InboundNATRuleCount()
 	frontends := 0
 	for _, c := range st.Children {
 		switch c.Kind() {
@@ -88,7 +86,7 @@ func lbLimits(addr string, st *plan.Step) []plan.Limit {
 		}
 	}
 	maxFE, maxRules := maxFrontendsStandard, maxRulesStandard
-	if name, _ := st.Body.SKU["name"].(string); strings.EqualFold(name, "Basic") {
+	if strings.EqualFold(lb.SKUName(), "Basic") {
 		maxFE, maxRules = maxFrontendsBasic, maxRulesBasic
 	}
 	return []plan.Limit{
