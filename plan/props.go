@@ -204,11 +204,9 @@ func (s SecurityRule) Priority() (int, bool) {
 	return int(p), ok
 }
 
-// RawPriority is the priority as a number, NaN-free: 0 when absent.
-func (s SecurityRule) RawPriority() float64 {
-	p, _ := Number(s.r.Properties["priority"])
-	return p
-}
+// RawPriority is the priority as written (a fraction stays one), and
+// whether it is a number.
+func (s SecurityRule) RawPriority() (float64, bool) { return Number(s.r.Properties["priority"]) }
 
 // Direction is "inbound" or "outbound", lower-cased; inbound when unset.
 func (s SecurityRule) Direction() string {

@@ -251,9 +251,9 @@ func (o *Owners) securityRule(r *plan.Resource) Ownership {
 	if !strings.HasPrefix(r.Name(), plan.ManagedRulePrefix) {
 		return unmanaged(plan.UnmanagedRuleName, "")
 	}
-	p, ok := plan.AsSecurityRule(r).Priority()
+	p, ok := plan.AsSecurityRule(r).RawPriority()
 	if !ok || p < plan.ManagedPriorityMin || p > plan.ManagedPriorityMax {
-		return unmanaged(plan.UnmanagedPriority, strconv.FormatFloat(plan.AsSecurityRule(r).RawPriority(), 'f', -1, 64))
+		return unmanaged(plan.UnmanagedPriority, strconv.FormatFloat(p, 'f', -1, 64))
 	}
 	// Ownership of a managed rule is per destination, shared by every
 	// Service (ccm-semantics §5.3): the NSG reconcile decides.
