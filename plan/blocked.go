@@ -74,7 +74,7 @@ var blockCodes = [...]string{
 	BlockNodeIPsLeft: "node_ips_left", BlockNodeIPsPartial: "node_ips_partial",
 }
 
-// String is the stable code, e.g. "block code".
+// String is the stable code, e.g. "delete_in_use".
 func (c BlockCode) String() string { return codeName(blockCodes[:], c, "block code") }
 
 // MarshalText writes the code.
@@ -131,7 +131,7 @@ var unmanagedCodes = [...]string{
 	UnmanagedOtherCluster: "other_cluster", UnmanagedUntagged: "not_tagged",
 }
 
-// String is the stable code, e.g. "ownership code".
+// String is the stable code, e.g. "not_cluster_lb".
 func (c UnmanagedCode) String() string { return codeName(unmanagedCodes[:], c, "ownership code") }
 
 // MarshalText writes the code.

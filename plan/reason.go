@@ -35,7 +35,7 @@ var reasonCodes = [...]string{
 	ReasonRequiresReplacement: "requires_replacement",
 }
 
-// String is the stable code, e.g. "action reason".
+// String is the stable code, e.g. "service_added".
 func (c Reason) String() string { return codeName(reasonCodes[:], c, "action reason") }
 
 // MarshalText writes the code.
