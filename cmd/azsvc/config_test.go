@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/plan/service"
 )
 
 // capturePlan replaces plan with a version that records its options
@@ -83,7 +85,7 @@ config: azure.json
 		t.Fatalf("exit %d, stderr: %s", res.code, res.stderr)
 	}
 	want := planOptions{
-		Files:            []string{"a.yaml", "b/"},
+		inputOptions:     inputOptions{Files: []string{"a.yaml", "b/"}, MaxInputSize: byteSize(service.DefaultMaxInputSize)},
 		Cluster:          clusterOptions{AzureConfig: filepath.Join(c.dir, "azure.json")}, // relative to azsvc.yaml
 		Target:           targetOptions{State: "state.json", Prune: true},
 		DetailedExitcode: true,

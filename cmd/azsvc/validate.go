@@ -17,7 +17,7 @@ type validateOptions struct {
 	// BaseDir makes SARIF paths relative; the working directory.
 	BaseDir string
 
-	Files  []string
+	inputOptions
 	Output string
 }
 
@@ -55,12 +55,12 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 			return runCommand(a, cmd, opts, &opts.Output, runF, runValidate)
 		},
 	}
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	return cmd
 }
 
 func runValidate(ctx context.Context, opts *validateOptions) error {
-	in, err := loadServices(ctx, opts.Files, opts.IO.In)
+	in, err := loadServices(ctx, opts.inputOptions, opts.IO.In)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 // loadServices is service.Load that gives up when ctx is cancelled: reading
 // a terminal or a stalled pipe on stdin must not outlive Ctrl-C. Load has no
 // side effects, so abandoning it is safe; the process exits right after.
-func loadServices(ctx context.Context, files []string, stdin io.Reader) (*service.Input, error) {
+func loadServices(ctx context.Context, o inputOptions, stdin io.Reader) (*service.Input, error) {
 	type loaded struct {
 		in  *service.Input
 		err error
@@ -96,7 +96,7 @@ func loadServices(ctx context.Context, files []string, stdin io.Reader) (*servic
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		in, err := service.Load(files, stdin)
+		in, err := service.LoadWith(o.Files, stdin, service.Options{MaxInputSize: int64(o.MaxInputSize)})
 		done <- loaded{in, err}
 	}()
 	select {

@@ -13,6 +13,7 @@ package service
 //	AZSVC0004  error     same namespace/name twice across the input          §2.1
 //	AZSVC0005  error     List item that is not an object                     -
 //	AZSVC0006  error     annotation value not a string (unquoted 10/true)    -
+//	AZSVC0007  error     input file or stdin over --max-input-size           -
 //	AZSVC1001  error     unknown azure-* key, with a did-you-mean            §1.3
 //	AZSVC1002  error     unknown port_* key (param or non-numeric port)      §1.4
 //	AZSVC1003  error     per-port key for a port the Service lacks           §1.4
@@ -51,6 +52,7 @@ package service
 //	AZSVC3010  warning   internal-only annotation on an external Service     §1.3 #2, #11
 //	AZSVC3011  warning   service tags with spec.loadBalancerSourceRanges     §1.3 #7
 //	AZSVC3012  warning   deny-all without any source range                   §1.3 #9
+//	AZSVC3013  warning   not a regular file inside a -f directory: skipped   -
 const (
 	CodeMalformed        = "AZSVC0001"
 	CodeWrongType        = "AZSVC0002"
@@ -58,6 +60,7 @@ const (
 	CodeDuplicateService = "AZSVC0004"
 	CodeNotObject        = "AZSVC0005"
 	CodeNonStringValue   = "AZSVC0006"
+	CodeInputTooLarge    = "AZSVC0007"
 
 	CodeUnknownAnnotation  = "AZSVC1001"
 	CodeUnknownPortKey     = "AZSVC1002"
@@ -97,6 +100,7 @@ const (
 	CodeIgnoredNotInternal = "AZSVC3010"
 	CodeServiceTagsRanges  = "AZSVC3011"
 	CodeDenyAllNoRanges    = "AZSVC3012"
+	CodeNotRegularFile     = "AZSVC3013"
 )
 
 // Rule describes a diagnostic code.
@@ -116,6 +120,7 @@ func Rules() []Rule {
 		{CodeDuplicateService, e, "duplicate Service namespace/name"},
 		{CodeNotObject, e, "List item is not a Kubernetes object"},
 		{CodeNonStringValue, e, "annotation value is not a string"},
+		{CodeInputTooLarge, e, "input larger than the size limit"},
 		{CodeUnknownAnnotation, e, "unknown Azure annotation"},
 		{CodeUnknownPortKey, e, "unknown per-port annotation"},
 		{CodePortNotInService, e, "per-port annotation names a port the Service does not have"},
@@ -154,6 +159,7 @@ func Rules() []Rule {
 		{CodeIgnoredNotInternal, w, "annotation ignored on an external Service"},
 		{CodeServiceTagsRanges, w, "service tags with source ranges"},
 		{CodeDenyAllNoRanges, w, "deny-all without source ranges has no effect"},
+		{CodeNotRegularFile, w, "not a regular file: skipped"},
 	}
 }
 
