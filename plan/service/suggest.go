@@ -4,14 +4,21 @@ package service
 // near enough to be a plausible typo (at most a third of its length, and at
 // least 2, edits away).
 func closest(s string, candidates []string) (string, bool) {
+	best, bestDist := nearest(s, candidates)
+	limit := max(2, len(best)/3)
+	return best, bestDist >= 0 && bestDist <= limit
+}
+
+// nearest returns the candidate nearest to s by edit distance and that
+// distance; -1 without candidates.
+func nearest(s string, candidates []string) (string, int) {
 	best, bestDist := "", -1
 	for _, c := range candidates {
 		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
 	}
-	limit := max(2, len(best)/3)
-	return best, bestDist >= 0 && bestDist <= limit
+	return best, bestDist
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.
