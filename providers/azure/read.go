@@ -67,12 +67,18 @@ func (p *Provider) Read(ctx context.Context, scope ReadScope) (*plan.State, erro
 	}
 	for _, s := range steps {
 		for _, rg := range unique(s.groups) {
+			if err := checkSegment("resource group", rg); err != nil {
+				return nil, err
+			}
 			if err := s.list(ctx, rg); err != nil && !isGroupNotFound(err) {
 				return nil, err
 			}
 		}
 	}
 	for _, v := range uniqueVNets(scope.VirtualNetworks) {
+		if err := errors.Join(checkSegment("resource group", v.ResourceGroup), checkSegment("virtual network", v.Name)); err != nil {
+			return nil, err
+		}
 		if err := r.subnets(ctx, v); err != nil {
 			return nil, err
 		}
