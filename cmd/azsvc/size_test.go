@@ -65,3 +65,16 @@ func TestMaxInputSize(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSize: any text is a positive size within bounds or an error.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"64Mi", "1", "9223372036854775807", "1Gib", "-5k", " 3 KB "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := parseSize(s)
+		if err == nil && (n <= 0 || n > maxSize) {
+			t.Fatalf("parseSize(%q) = %d", s, n)
+		}
+	})
+}

@@ -104,8 +104,10 @@ const (
 func baselineSubnets(cfg *cluster.Config, svcs []*service.Service) map[string]string {
 	names := map[string]bool{}
 	for _, s := range svcs {
-		for _, key := range []string{service.AnnInternalSubnet, service.AnnPLSIPConfigurationSubnet} {
-			if v, ok := s.Annotation(key); ok && v != "" && v != cfg.SubnetName {
+		// The subnets CCM would look up: a blank annotation means the
+		// default subnet (ccm-semantics §1.3 #2, #31).
+		for _, subnet := range []func() (string, bool){s.InternalSubnet, s.PLSSubnet} {
+			if v, ok := subnet(); ok && v != cfg.SubnetName {
 				names[v] = true
 			}
 		}
