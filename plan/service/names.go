@@ -74,7 +74,7 @@ func ResourceGroupProblem(rg string) string {
 func DNSLabelProblem(label string) string {
 	for i := 0; i < len(label); i++ {
 		if c := label[i]; c >= 'A' && c <= 'Z' {
-			return fmt.Sprintf("contains the upper-case letter %q; ARM takes lower-case DNS labels only", string(c))
+			return fmt.Sprintf("contains the upper-case letter %q (DNS labels are lower-case)", string(c))
 		}
 	}
 	switch p := charProblem(label, isDNSChar); {

@@ -60,7 +60,7 @@ func (c *checker) nameValue(code, key, value, problem, hint string) {
 	if problem == "" {
 		return
 	}
-	c.add(c.s.annValueDiag(code, key, fmt.Sprintf("%s: %s %s: ARM refuses it", key, quote.Value(value), problem), "use "+hint))
+	c.add(c.s.annValueDiag(code, key, fmt.Sprintf("%s: %s %s; ARM refuses it", key, quote.Value(value), problem), "use "+hint))
 }
 
 // identity checks the Service's own name, namespace and UID, which CCM
@@ -120,10 +120,10 @@ func (c *checker) tags() {
 		tags, _ := ParseTags(v)
 		for _, k := range sortedKeys(tags) {
 			if p := TagKeyProblem(k); p != "" {
-				c.add(c.s.annValueDiag(CodeTag, AnnPIPTags, fmt.Sprintf("%s: tag name %s %s: ARM refuses it", AnnPIPTags, quote.Value(k), p), "use tag names of at most 512 characters without < > % & \\ ? /"))
+				c.add(c.s.annValueDiag(CodeTag, AnnPIPTags, fmt.Sprintf("%s: tag name %s %s; ARM refuses it", AnnPIPTags, quote.Value(k), p), "use tag names of at most 512 characters without < > % & \\ ? /"))
 			}
 			if p := TagValueProblem(tags[k]); p != "" {
-				c.add(c.s.annValueDiag(CodeTag, AnnPIPTags, fmt.Sprintf("%s: the value of tag %s %s: ARM refuses it", AnnPIPTags, quote.Value(k), p), "use tag values of at most 256 characters"))
+				c.add(c.s.annValueDiag(CodeTag, AnnPIPTags, fmt.Sprintf("%s: the value of tag %s %s; ARM refuses it", AnnPIPTags, quote.Value(k), p), "use tag values of at most 256 characters"))
 			}
 		}
 		if len(tags) > MaxTags-3 {
@@ -135,7 +135,7 @@ func (c *checker) tags() {
 		tags, _ := ParseIPTags(v)
 		for _, k := range sortedKeys(tags) {
 			if p := controlProblem(k + tags[k]); p != "" {
-				c.add(c.s.annValueDiag(CodeTag, AnnPIPIPTags, fmt.Sprintf("%s: IP tag %s %s: ARM refuses it", AnnPIPIPTags, quote.Value(k), p), "write type=tag pairs, e.g. FirstPartyUsage=/NonProd"))
+				c.add(c.s.annValueDiag(CodeTag, AnnPIPIPTags, fmt.Sprintf("%s: IP tag %s %s; ARM refuses it", AnnPIPIPTags, quote.Value(k), p), "write type=tag pairs, e.g. FirstPartyUsage=/NonProd"))
 			}
 		}
 	}
