@@ -31,8 +31,14 @@ func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) 
 validate reads every Service of type LoadBalancer in the given files and
 directories and reports, with file, line and column, every annotation the cloud
 provider would ignore, reject or misread: unknown keys (with a suggestion),
-values out of range, invalid CIDRs and IP addresses, and combinations that do
-not work together. Other documents and other Services are skipped and counted.
+values out of range, invalid CIDRs and IP addresses, values ARM would refuse as
+names, labels or tags (or that would change a URL), duplicate keys, settings
+ignored in context, and combinations that do not work together. Other documents
+and other Services are skipped and counted.
+
+Each file and stdin is read up to --max-input-size (default 64Mi); inside a
+directory only regular files are read, and FIFOs, sockets and devices are
+skipped with a warning.
 
 Findings go to stdout in the chosen format; a one-line summary goes to stderr.
 The exit code is 4 when there is any error, 0 when there are only warnings.`,

@@ -88,3 +88,27 @@ func TestLoadSkipsSpecialFiles(t *testing.T) {
 		t.Errorf("/dev/zero: %v", in.Diagnostics)
 	}
 }
+
+// TestLoadNamedFIFO: a FIFO named with -f on its own is a stream the user
+// chose (-f <(helm template .)): it is read to its end.
+func TestLoadNamedFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "stream")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		_, _ = f.WriteString(minimalService)
+	}()
+	in, err := Load([]string{fifo}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Services) != 1 || len(in.Diagnostics) != 0 {
+		t.Errorf("Services %d, diagnostics %v", len(in.Services), in.Diagnostics)
+	}
+}
