@@ -30,6 +30,18 @@ func Value(s string) string {
 	return q
 }
 
+// Cut shortens a whole message built from user values to at most n
+// characters, saying how much was left out; text that fits is returned as
+// is. Prefer Value on each value; Cut is for messages that embed errors
+// quoting values raw (CCM's own error texts, which azsvc reproduces).
+func Cut(s string, n int) string {
+	cut, rest := truncate(s, n)
+	if rest == 0 {
+		return s
+	}
+	return cut + "… (" + strconv.Itoa(rest) + " more bytes)"
+}
+
 // truncate returns the first n characters of s and how many bytes follow.
 func truncate(s string, n int) (string, int) {
 	i := 0

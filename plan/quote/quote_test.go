@@ -25,6 +25,15 @@ func TestValue(t *testing.T) {
 	}
 }
 
+func TestCut(t *testing.T) {
+	if got := Cut("short", 10); got != "short" {
+		t.Errorf("Cut kept %q", got)
+	}
+	if got := Cut(strings.Repeat("x", 15), 10); got != "xxxxxxxxxx… (5 more bytes)" {
+		t.Errorf("Cut = %q", got)
+	}
+}
+
 func TestText(t *testing.T) {
 	tests := []struct{ in, want, lines string }{
 		{"plain text, tabs\tkept", "plain text, tabs\tkept", "plain text, tabs\tkept"},
