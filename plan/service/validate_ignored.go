@@ -2,8 +2,11 @@ package service
 
 import (
 	"fmt"
+	"net/netip"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // ignoredInContext warns about settings CCM reads only in a context this
@@ -179,5 +182,31 @@ func (c *checker) ignoredFamilySettings() {
 				fmt.Sprintf("%s is ignored: the Service's ipFamilies are %v", key, s.IPFamilies()),
 				"remove it, or add the IP family to spec.ipFamilies"))
 		}
+	}
+	c.ignoredLoadBalancerIP()
+}
+
+// ignoredLoadBalancerIP: spec.loadBalancerIP counts only for the family it
+// parses as, and only when that family's ipv4/ipv6 annotation is empty
+// (§3 "Pinned IPs per family", azure_utils.go:getServiceLoadBalancerIP).
+func (c *checker) ignoredLoadBalancerIP() {
+	s := c.s
+	a, err := netip.ParseAddr(s.Spec.LoadBalancerIP)
+	if err != nil {
+		return // AZSVC1022's
+	}
+	ipv6, key, family := !a.Unmap().Is4(), AnnIPv4, "IPv4"
+	if ipv6 {
+		key, family = AnnIPv6, "IPv6"
+	}
+	switch {
+	case ipv6 && !s.IPv6() || !ipv6 && !s.IPv4():
+		c.add(s.diag(CodeFamilyIgnored, "spec.loadBalancerIP",
+			fmt.Sprintf("spec.loadBalancerIP is ignored: it is an %s address and the Service's ipFamilies are %v", family, s.IPFamilies()),
+			"remove it, or add the IP family to spec.ipFamilies"))
+	case s.Annotations[key] != "" && s.Annotations[key] != s.Spec.LoadBalancerIP:
+		c.add(s.diag(CodeFamilyIgnored, "spec.loadBalancerIP",
+			fmt.Sprintf("spec.loadBalancerIP is ignored: %s pins %s for its family", key, quote.Value(s.Annotations[key])),
+			"remove spec.loadBalancerIP (it is deprecated), or make the two agree"))
 	}
 }

@@ -168,6 +168,8 @@ func TestValidateRules(t *testing.T) {
 		{"DNS label on an internal Service", [][2]string{{AnnInternal, `"true"`}, {AnnDNSLabelName, "shop"}}, "", CodePublicIPOnInternal, "key:1"},
 		{"PLS setting without create", [][2]string{{AnnPLSName, "my-pls"}}, "", CodePLSWithoutCreate, "key:0"},
 		{"IPv6 setting on an IPv4 Service", [][2]string{{AnnPIPNameIPv6, "pip6"}}, "", CodeFamilyIgnored, "key:0"},
+		{"IPv6 loadBalancerIP on an IPv4 Service", nil, "  loadBalancerIP: 2603:1020::5\n" + ports(https), CodeFamilyIgnored, "spec:1:19"},
+		{"loadBalancerIP overridden by the annotation", [][2]string{{AnnIPv4, "20.62.10.5"}}, "  loadBalancerIP: 20.62.10.6\n" + ports(https), CodeFamilyIgnored, "spec:1:19"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
