@@ -169,15 +169,12 @@ func (c *checker) ignoredPLSSettings() {
 // to azure-pip-name and azure-pip-prefix-id, so those are never ignored.
 func (c *checker) ignoredFamilySettings() {
 	s := c.s
-	var keys []string
-	if !s.IPv6() {
-		keys = []string{AnnIPv6, AnnPIPNameIPv6, AnnPIPPrefixIDIPv6}
-	}
-	if !s.IPv4() {
-		keys = append(keys, AnnIPv4)
-	}
-	for _, key := range keys {
-		if v, ok := s.Annotations[key]; ok && v != "" {
+	for _, key := range []string{AnnIPv6, AnnPIPNameIPv6, AnnPIPPrefixIDIPv6, AnnIPv4} {
+		family := s.IPv6()
+		if key == AnnIPv4 {
+			family = s.IPv4()
+		}
+		if v, ok := s.Annotations[key]; ok && v != "" && !family {
 			c.add(s.annDiag(CodeFamilyIgnored, key,
 				fmt.Sprintf("%s is ignored: the Service's ipFamilies are %v", key, s.IPFamilies()),
 				"remove it, or add the IP family to spec.ipFamilies"))
@@ -191,6 +188,9 @@ func (c *checker) ignoredFamilySettings() {
 // (§3 "Pinned IPs per family", azure_utils.go:getServiceLoadBalancerIP).
 func (c *checker) ignoredLoadBalancerIP() {
 	s := c.s
+	if s.Spec.LoadBalancerIP == "" {
+		return
+	}
 	a, err := netip.ParseAddr(s.Spec.LoadBalancerIP)
 	if err != nil {
 		return // AZSVC1022's

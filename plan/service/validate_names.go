@@ -22,19 +22,23 @@ func (c *checker) names() {
 			c.nameValue(CodeResourceGroupName, key, v, ResourceGroupProblem(v), "a resource group name: 1 to 90 letters, digits, _ ( ) - and ., not ending with .")
 		}
 	}
-	const nameRule = "1 to 80 letters, digits, _ . and -, starting and ending with a letter, digit or _"
+	const (
+		pipRule    = "the name of an existing public IP: " + nameRule
+		subnetRule = "a subnet name of the cluster VNet: " + nameRule
+		plsRule    = "a Private Link Service name: " + nameRule
+	)
 	for _, key := range []string{AnnPIPName, AnnPIPNameIPv6, AnnInternalSubnet, AnnPLSIPConfigurationSubnet} {
 		// Used exactly as written (§1.3 #2, #24, #25, #31); blank means unset.
 		if v, ok := c.s.Annotations[key]; ok && strings.TrimSpace(v) != "" {
-			what := "the name of an existing public IP: "
+			hint := pipRule
 			if key == AnnInternalSubnet || key == AnnPLSIPConfigurationSubnet {
-				what = "a subnet name of the cluster VNet: "
+				hint = subnetRule
 			}
-			c.nameValue(CodeResourceName, key, v, ResourceNameProblem(v), what+nameRule)
+			c.nameValue(CodeResourceName, key, v, ResourceNameProblem(v), hint)
 		}
 	}
 	if v := c.s.PLSName(); v != "" {
-		c.nameValue(CodeResourceName, AnnPLSName, v, ResourceNameProblem(v), "a Private Link Service name: "+nameRule)
+		c.nameValue(CodeResourceName, AnnPLSName, v, ResourceNameProblem(v), plsRule)
 	}
 	if auto, vmSets, set := c.s.LoadBalancerMode(); set && !auto {
 		for _, v := range vmSets { // a VM set's basic LB is named after it (§2.2)
@@ -54,6 +58,9 @@ func (c *checker) names() {
 	c.serviceTags()
 	c.requestPaths()
 }
+
+// nameRule is ARM's name rule in a hint's words.
+const nameRule = "1 to 80 letters, digits, _ . and -, starting and ending with a letter, digit or _"
 
 // nameValue reports one refused value.
 func (c *checker) nameValue(code, key, value, problem, hint string) {
@@ -145,6 +152,9 @@ func (c *checker) tags() {
 // only (§1.3 #34, #36, #37), so "a, b" holds the entry "a,", which no
 // FQDN or subscription ID can be.
 func (c *checker) plsLists() {
+	if !c.has(AnnPLSFQDNs) && !c.has(AnnPLSVisibility) && !c.has(AnnPLSAutoApproval) {
+		return
+	}
 	check := func(key, what, hint string, problem func(string) string) {
 		v, ok := c.s.Annotations[key]
 		if !ok {
