@@ -69,8 +69,11 @@ func ResourceGroupProblem(rg string) string {
 
 // DNSLabelProblem applies ARM's rule for a public IP's domainNameLabel: 3
 // to 63 lower-case letters, digits and hyphens, starting with a letter and
-// ending with a letter or digit; ARM's error quotes the pattern
-// ^[a-z][a-z0-9-]{1,61}[a-z0-9]$ (InvalidDomainNameLabel).
+// ending with a letter or digit. arm-rules.md does not cover it; ARM's own
+// 400 InvalidDomainNameLabel quotes the pattern
+// ^[a-z][a-z0-9-]{1,61}[a-z0-9]$ (as recorded in deis/deis#4854 and
+// JetBrains/teamcity-azure-agent#42), which is stricter than the 1-63 a
+// DNS label may have elsewhere.
 func DNSLabelProblem(label string) string {
 	for i := 0; i < len(label); i++ {
 		if c := label[i]; c >= 'A' && c <= 'Z' {
