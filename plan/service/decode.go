@@ -180,7 +180,7 @@ func (d *decoder) object(c chunk, obj *yaml.Node) {
 func (d *decoder) service(c chunk, obj *yaml.Node) {
 	d.key = objectKey(obj)
 	defer func() { d.key = "" }()
-	d.duplicateKeys(c, obj, obj)
+	d.duplicateKeys(c, obj)
 	s := &Service{
 		Service: &corev1.Service{},
 		Source:  Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column},

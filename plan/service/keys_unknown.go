@@ -73,8 +73,8 @@ func (c *checker) misplaced(key, name, why string) {
 		want = best
 	}
 	c.add(c.s.annDiag(CodeMisspeltKey, key,
-		fmt.Sprintf("annotation %s: %s, so CCM ignores it; did you mean %s?", quote.Value(key), why, Prefix+want),
-		"rename the key to "+Prefix+want))
+		fmt.Sprintf("annotation %s: %s, so CCM ignores it; did you mean %s?", quote.Value(key), why, shownKey(Prefix+want)),
+		"rename the key to "+shownKey(Prefix+want)))
 }
 
 // nearPrefix reports a prefix within maxPrefixTypo edits of a CCM one
@@ -101,7 +101,7 @@ func (c *checker) nearCCMName(name string) string {
 	n := strings.ToLower(name)
 	if strings.HasPrefix(n, "port_") {
 		num, param, _ := strings.Cut(n[len("port_"):], "_")
-		if best, d := nearest(param, PortParams()); d >= 0 && d <= maxPrefixTypo {
+		if best, d := nearestWithin(param, PortParams(), maxPrefixTypo); d >= 0 {
 			return "port_" + num + "_" + best
 		}
 		return ""
@@ -109,8 +109,8 @@ func (c *checker) nearCCMName(name string) string {
 	if a, ok := c.reg.Lookup(Prefix + n); ok && !a.Removed {
 		return n
 	}
-	best, d := nearest(n, c.reg.names())
-	if d < 0 || d > maxPrefixTypo {
+	best, d := nearestWithin(n, c.reg.names(), maxPrefixTypo)
+	if d < 0 {
 		return ""
 	}
 	return best

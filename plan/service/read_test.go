@@ -2,12 +2,14 @@ package service
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 const minimalService = "apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec: {type: LoadBalancer, ports: [{port: 80}]}\n"
@@ -101,5 +103,35 @@ func TestFormatSize(t *testing.T) {
 		if got := FormatSize(n); got != want {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestHugeInputsStayLinear: many duplicate keys in one mapping, and a huge
+// key or value, cost time in proportion to their size (a quadratic check
+// or an edit distance over megabytes would take minutes here).
+func TestHugeInputsStayLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: Service\nmetadata:\n  name: big\n  annotations:\n")
+	for i := range 60_000 {
+		fmt.Fprintf(&b, "    k%d: \"v\"\n    k%d: \"w\"\n", i%30_000, i%30_000)
+	}
+	b.WriteString("    ? " + strings.Repeat("azure-x", 600_000) + "\n    : \"y\"\n") // long keys need YAML's explicit form
+	b.WriteString("    " + AnnPIPName + ": \"" + strings.Repeat("p/", 1_000_000) + "\"\n")
+	b.WriteString("spec: {type: LoadBalancer, ports: [{port: 80}]}\n")
+	start := time.Now()
+	in := Decode("big.yaml", []byte(b.String()))
+	ds := in.Validate()
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+	counts := map[string]int{}
+	for _, d := range ds {
+		counts[d.Code]++
+		if len(d.Message) > 4096 {
+			t.Errorf("%s: a %d-byte message", d.Code, len(d.Message))
+		}
+	}
+	if counts[CodeDuplicateKey] != 90_000 || counts[CodeResourceName] != 1 || counts[CodeMisspeltKey] != 1 {
+		t.Errorf("findings %v", counts)
 	}
 }

@@ -12,13 +12,31 @@ func closest(s string, candidates []string) (string, bool) {
 // nearest returns the candidate nearest to s by edit distance and that
 // distance; -1 without candidates.
 func nearest(s string, candidates []string) (string, int) {
+	return nearestWithin(s, candidates, -1)
+}
+
+// nearestWithin is nearest among the candidates at most limit edits away
+// (any, for a negative limit); -1 when there is none. The difference in
+// length bounds the distance from below, so far-off candidates, and any
+// candidate for a huge s, cost nothing.
+func nearestWithin(s string, candidates []string, limit int) (string, int) {
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
+		if limit >= 0 && abs(len(s)-len(c)) > limit {
+			continue
+		}
+		if d := editDistance(s, c); (limit < 0 || d <= limit) && (bestDist < 0 || d < bestDist) {
 			best, bestDist = c, d
 		}
 	}
 	return best, bestDist
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.
