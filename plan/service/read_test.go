@@ -117,6 +117,7 @@ func TestHugeInputsStayLinear(t *testing.T) {
 	}
 	b.WriteString("    ? " + strings.Repeat("azure-x", 600_000) + "\n    : \"y\"\n") // long keys need YAML's explicit form
 	b.WriteString("    " + AnnPIPName + ": \"" + strings.Repeat("p/", 1_000_000) + "\"\n")
+	b.WriteString("    ? " + Prefix + strings.Repeat("azure-y", 600_000) + "\n    : \"z\"\n")
 	b.WriteString("spec: {type: LoadBalancer, ports: [{port: 80}]}\n")
 	start := time.Now()
 	in := Decode("big.yaml", []byte(b.String()))
@@ -131,7 +132,7 @@ func TestHugeInputsStayLinear(t *testing.T) {
 			t.Errorf("%s: a %d-byte message", d.Code, len(d.Message))
 		}
 	}
-	if counts[CodeDuplicateKey] != 90_000 || counts[CodeResourceName] != 1 || counts[CodeMisspeltKey] != 1 {
+	if counts[CodeDuplicateKey] != 90_000 || counts[CodeResourceName] != 1 || counts[CodeMisspeltKey] != 1 || counts[CodeUnknownAnnotation] != 1 {
 		t.Errorf("findings %v", counts)
 	}
 }

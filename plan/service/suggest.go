@@ -4,7 +4,11 @@ package service
 // near enough to be a plausible typo (at most a third of its length, and at
 // least 2, edits away).
 func closest(s string, candidates []string) (string, bool) {
-	best, bestDist := nearest(s, candidates)
+	longest := 0
+	for _, c := range candidates {
+		longest = max(longest, len(c))
+	}
+	best, bestDist := nearestWithin(s, candidates, max(2, longest/3))
 	limit := max(2, len(best)/3)
 	return best, bestDist >= 0 && bestDist <= limit
 }
