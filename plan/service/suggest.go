@@ -13,14 +13,9 @@ func closest(s string, candidates []string) (string, bool) {
 	return best, bestDist >= 0 && bestDist <= limit
 }
 
-// nearest returns the candidate nearest to s by edit distance and that
-// distance; -1 without candidates.
-func nearest(s string, candidates []string) (string, int) {
-	return nearestWithin(s, candidates, -1)
-}
-
-// nearestWithin is nearest among the candidates at most limit edits away
-// (any, for a negative limit); -1 when there is none. The difference in
+// nearestWithin returns the candidate nearest to s by edit distance among
+// those at most limit edits away (any, for a negative limit), and that
+// distance; -1 when there is none. The difference in
 // length bounds the distance from below, so far-off candidates, and any
 // candidate for a huge s, cost nothing.
 func nearestWithin(s string, candidates []string, limit int) (string, int) {
