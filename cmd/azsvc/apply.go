@@ -13,8 +13,8 @@ type applyOptions struct {
 
 	// PlanFile is a plan saved by plan --out; when set, apply makes exactly
 	// those changes and reads no manifests.
-	PlanFile    string
-	Files       []string
+	PlanFile string
+	inputOptions
 	Cluster     clusterOptions
 	Target      targetOptions
 	AutoApprove bool
@@ -68,7 +68,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 			return runCommand(a, cmd, opts, &opts.Output, runF, runApply)
 		},
 	}
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
 	cmd.Flags().BoolVar(&opts.AutoApprove, "auto-approve", false, "apply without asking for confirmation")

@@ -17,7 +17,7 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 	if opts.PlanFile != "" {
 		return runApplySaved(ctx, opts)
 	}
-	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target)
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target)
 	if err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 		reportDiagnostics(opts.IO, in)
 		return &reported{errInvalidInput}
 	}
-	tg, p, _, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
+	tg, p, _, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func runApplySaved(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	s := settings(opts.IO, nil, opts.Cluster, opts.Target)
+	s := settings(opts.IO, inputOptions{}, opts.Cluster, opts.Target)
 	if s.AzureConfig == "" {
 		return usageErrorf("applying a saved plan needs the cluster configuration too: pass --config azure.json")
 	}

@@ -28,7 +28,7 @@ type emulatorServeOptions struct {
 	FaultSeed int64
 	// Files and Cluster, with --config, seed the cluster baseline plan
 	// and apply would seed in the embedded emulator.
-	Files   []string
+	inputOptions
 	Cluster clusterOptions
 }
 
@@ -96,7 +96,7 @@ throttling and transient errors: ` + emulator.FaultSpecHelp,
 	f.StringVar(&opts.Token, "token", "", "the bearer token clients must send (default: a random one, printed)")
 	f.StringVar(&opts.Faults, "faults", "", "inject faults, e.g. 429:0.1,500:0.05,lro-fail:0.05,latency:50ms")
 	f.Int64Var(&opts.FaultSeed, "fault-seed", 1, "seed of the fault draws: the same seed and requests give the same faults")
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	f.StringVar(&opts.Cluster.AzureConfig, "config", "", "the cloud provider's azure.json: seed its resource group, VNet, subnets and NSG")
 	f.StringVar(&opts.Cluster.ClusterName, "cluster-name", "", `cluster name, as the cloud provider's --cluster-name (default "kubernetes")`)
 	f.StringVar(&opts.Cluster.Subscription, "subscription", "", "subscription to seed the baseline in (default: azure.json's subscriptionId)")
@@ -118,7 +118,7 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 	}
 	var in *engine.Inputs
 	if opts.Cluster.AzureConfig != "" {
-		if in, err = loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, targetOptions{}); err != nil {
+		if in, err = loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, targetOptions{}); err != nil {
 			return err
 		}
 	}

@@ -4,14 +4,25 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/service"
 )
 
-// addFileFlag adds -f, the manifest input every command that reads
-// Services shares, in kubectl's spelling.
-func addFileFlag(cmd *cobra.Command, files *[]string) {
-	cmd.Flags().StringSliceVarP(files, "filename", "f", nil,
+// inputOptions are the manifest inputs every command that reads Services
+// shares.
+type inputOptions struct {
+	Files []string
+	// MaxInputSize bounds each file and standard input, in bytes.
+	MaxInputSize byteSize
+}
+
+// addFileFlag adds -f, in kubectl's spelling, and --max-input-size.
+func addFileFlag(cmd *cobra.Command, o *inputOptions) {
+	cmd.Flags().StringSliceVarP(&o.Files, "filename", "f", nil,
 		"manifest files or directories (recursive: *.yaml, *.yml, *.json); - reads stdin; repeatable")
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
+	o.MaxInputSize = byteSize(service.DefaultMaxInputSize)
+	cmd.Flags().Var(&o.MaxInputSize, "max-input-size",
+		"refuse any manifest file or stdin larger than this (e.g. 64Mi, 200M, 1Gi)")
 }
 
 // requireFiles is the usage check for a missing -f.

@@ -14,11 +14,11 @@ import (
 )
 
 func runPlan(ctx context.Context, opts *planOptions) error {
-	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target)
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target)
 	if err != nil {
 		return err
 	}
-	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
+	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,9 @@ func (c *checker) run() {
 	for _, k := range keys {
 		c.key(k)
 	}
+	c.metadata()
+	c.noPorts()
+	c.names()
 	c.integers()
 	c.probeTiming()
 	c.pls()

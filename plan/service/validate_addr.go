@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // addresses checks pinned frontend IPs and additional public IPs (§1.3 #19,
@@ -16,7 +18,7 @@ func (c *checker) addresses() {
 	if lbIP := c.s.Spec.LoadBalancerIP; lbIP != "" {
 		if a, err := netip.ParseAddr(lbIP); err != nil {
 			c.add(c.s.diag(CodeInvalidIP, "spec.loadBalancerIP",
-				fmt.Sprintf("spec.loadBalancerIP %q is not an IP address", lbIP),
+				fmt.Sprintf("spec.loadBalancerIP %s is not an IP address", quote.Value(lbIP)),
 				"write an IP address, or use the azure-load-balancer-ipv4/-ipv6 annotations (loadBalancerIP is deprecated)"))
 		} else {
 			c.nonPublic("spec.loadBalancerIP", "spec.loadBalancerIP", a)
@@ -26,7 +28,7 @@ func (c *checker) addresses() {
 		for _, item := range SplitComma(v) {
 			if _, err := netip.ParseAddr(item); err != nil {
 				c.add(c.s.annValueDiag(CodeInvalidIP, AnnAdditionalPublicIPs,
-					fmt.Sprintf("%s: %q is not an IP address: CCM fails the reconcile", AnnAdditionalPublicIPs, item),
+					fmt.Sprintf("%s: %s is not an IP address: CCM fails the reconcile", AnnAdditionalPublicIPs, quote.Value(item)),
 					"list IP addresses separated by commas"))
 			}
 		}
@@ -41,7 +43,7 @@ func (c *checker) pinned(key string, ipv6 bool) {
 	}
 	a, err := netip.ParseAddr(v)
 	if err != nil {
-		c.add(c.s.annValueDiag(CodeInvalidIP, key, fmt.Sprintf("%s: %q is not an IP address", key, v), "write a single IP address"))
+		c.add(c.s.annValueDiag(CodeInvalidIP, key, fmt.Sprintf("%s: %s is not an IP address", key, quote.Value(v)), "write a single IP address"))
 		return
 	}
 	if a.Unmap().Is4() == ipv6 {
@@ -77,7 +79,7 @@ func (c *checker) ports() {
 		case "", corev1.ProtocolTCP, corev1.ProtocolUDP, corev1.ProtocolSCTP:
 		default:
 			c.add(c.s.diag(CodeProtocol, portPath(i, "protocol"),
-				fmt.Sprintf("port %d: protocol %q: only TCP, UDP and SCTP are supported for Azure load balancers", p.Port, p.Protocol),
+				fmt.Sprintf("port %d: protocol %s: only TCP, UDP and SCTP are supported for Azure load balancers", p.Port, quote.Value(string(p.Protocol))),
 				"use TCP, UDP or SCTP"))
 		}
 		key := PortKey(p.Port, PortProbePort)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // key checks one annotation key: unknown azure-* and port_* keys, the
@@ -29,6 +31,7 @@ func (c *checker) key(key string) {
 		c.unknownPortKey(key)
 		return
 	default:
+		c.foreignKey(key)
 		return
 	}
 	if a.Type == TypeBool {
@@ -43,7 +46,7 @@ func (c *checker) unknownAzureKey(key string) {
 			names = append(names, a.Key)
 		}
 	}
-	msg := fmt.Sprintf("unknown annotation %s: CCM ignores it", key)
+	msg := fmt.Sprintf("unknown annotation %s: CCM ignores it", shownKey(key))
 	hint := "check the spelling against the cloud-provider-azure annotation list"
 	if best, ok := closest(strings.ToLower(key), names); ok {
 		msg += fmt.Sprintf("; did you mean %s?", best)
@@ -56,7 +59,7 @@ func (c *checker) unknownPortKey(key string) {
 	rest := strings.TrimPrefix(key, Prefix+"port_")
 	num, param, _ := strings.Cut(rest, "_")
 	if _, err := strconv.ParseInt(num, 10, 32); err != nil {
-		msg := fmt.Sprintf("per-port annotation %s: %q is not a port number; CCM ignores it", key, num)
+		msg := fmt.Sprintf("per-port annotation %s: %s is not a port number; CCM ignores it", shownKey(key), quote.Value(num))
 		hint := "use the Service port number, e.g. " + PortKey(443, PortProbeProtocol)
 		for _, p := range c.s.Spec.Ports {
 			if p.Name != "" && strings.EqualFold(p.Name, num) {
@@ -68,7 +71,7 @@ func (c *checker) unknownPortKey(key string) {
 		c.add(c.s.annDiag(CodeUnknownPortKey, key, msg, hint))
 		return
 	}
-	msg := fmt.Sprintf("unknown per-port annotation %s: CCM ignores it", key)
+	msg := fmt.Sprintf("unknown per-port annotation %s: CCM ignores it", shownKey(key))
 	hint := "the per-port parameters are " + strings.Join(PortParams(), ", ")
 	if best, ok := closest(param, PortParams()); ok {
 		msg += fmt.Sprintf("; did you mean port_%s_%s?", num, best)
@@ -108,7 +111,7 @@ func (c *checker) boolValue(key string, a Annotation) {
 	}
 	if key == AnnInternal && strings.EqualFold(v, "true") && v != "true" {
 		c.add(c.s.annValueDiag(CodeInternalNotExact, key,
-			fmt.Sprintf("%s is %q: CCM puts the Service on the public LB (it needs exactly \"true\") but its NSG logic treats it as internal", key, v),
+			fmt.Sprintf("%s is %s: CCM puts the Service on the public LB (it needs exactly \"true\") but its NSG logic treats it as internal", key, quote.Value(v)),
 			`write exactly "true" for an internal LB, or remove the annotation for a public one`))
 		return
 	}
@@ -116,6 +119,6 @@ func (c *checker) boolValue(key string, a Annotation) {
 		return
 	}
 	c.add(c.s.annValueDiag(CodeNotBoolean, key,
-		fmt.Sprintf("%s is %q, which CCM reads as false (%s)", key, v, a.Convention),
+		fmt.Sprintf("%s is %s, which CCM reads as false (%s)", key, quote.Value(v), a.Convention),
 		`write "true" or "false"`))
 }

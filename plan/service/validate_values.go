@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // integers checks every integer annotation present: whole number, then the
@@ -29,7 +31,7 @@ func (c *checker) integer(key string, a Annotation) {
 	v, err := ParseInt32(raw)
 	if err != nil {
 		c.add(c.s.annValueDiag(CodeNotInteger, key,
-			fmt.Sprintf("%s is %q, not a whole number: CCM fails the whole reconcile", key, raw),
+			fmt.Sprintf("%s is %s, not a whole number: CCM fails the whole reconcile", key, quote.Value(raw)),
 			fmt.Sprintf("write a whole number (%s)", a.Allowed)))
 		return
 	}
@@ -148,7 +150,7 @@ func (c *checker) ranges() {
 }
 
 func cidrMessage(where, item string) string {
-	return fmt.Sprintf("%s: %q is not a valid network CIDR: CCM drops it and adds a deny-all NSG rule for the Service", where, item)
+	return fmt.Sprintf("%s: %s is not a valid network CIDR: CCM drops it and adds a deny-all NSG rule for the Service", where, quote.Value(item))
 }
 
 func cidrHint(item string) string {

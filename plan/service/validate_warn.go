@@ -3,6 +3,8 @@ package service
 import (
 	"fmt"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // warnings flag input CCM accepts but handles in a surprising way.
@@ -13,6 +15,7 @@ func (c *checker) warnings() {
 	c.ignored()
 	c.tagPairs()
 	c.access()
+	c.ignoredInContext()
 }
 
 // appProtocols: appProtocol http/https silently switches a port's probe to
@@ -26,7 +29,7 @@ func (c *checker) appProtocols() {
 		if from != ProbeFromAppProtocol || proto == "Tcp" {
 			continue
 		}
-		msg := fmt.Sprintf("port %d: appProtocol %q switches the health probe to %s on path %q", p.Port, *p.AppProtocol, proto, c.s.ProbeRequestPath(p.Port))
+		msg := fmt.Sprintf("port %d: appProtocol %s switches the health probe to %s on path %s", p.Port, quote.Value(*p.AppProtocol), proto, quote.Value(c.s.ProbeRequestPath(p.Port)))
 		if c.has(AnnProbeProtocol) {
 			msg += "; the global " + AnnProbeProtocol + " annotation does not override appProtocol"
 		}
@@ -50,7 +53,7 @@ func (c *checker) probeProtocols() {
 		seen[key] = true
 		if _, known := ParseProbeProtocol(v); !known {
 			c.add(c.s.annValueDiag(CodeProbeProtocolValue, key,
-				fmt.Sprintf("%s is %q, which CCM does not know: the probe falls back to Tcp", key, v),
+				fmt.Sprintf("%s is %s, which CCM does not know: the probe falls back to Tcp", key, quote.Value(v)),
 				"use Tcp, Http or Https"))
 		}
 	}
@@ -84,8 +87,8 @@ func (c *checker) plsWarnings() {
 			"set "+AnnPLSIPConfigurationSubnet+" to a dedicated subnet (validate cannot see azure.json's subnetName)"))
 	case sub == internal:
 		c.add(s.annValueDiag(CodePLSSubnetETPLocal, AnnPLSIPConfigurationSubnet,
-			fmt.Sprintf("PLS subnet %q is the LB's internal subnet: with externalTrafficPolicy Local the PLS NAT subnet must differ from the pod subnet", sub),
-			"use a dedicated PLS subnet unless you are sure pods do not live in "+sub))
+			fmt.Sprintf("PLS subnet %s is the LB's internal subnet: with externalTrafficPolicy Local the PLS NAT subnet must differ from the pod subnet", quote.Value(sub)),
+			"use a dedicated PLS subnet unless you are sure pods do not live in "+shownKey(sub)))
 	}
 }
 
@@ -123,7 +126,7 @@ func (c *checker) tagPairs() {
 		}
 		if _, dropped := parse(v); len(dropped) > 0 {
 			c.add(c.s.annValueDiag(CodeTagPairDropped, key,
-				fmt.Sprintf("%s: CCM silently drops %q (each item needs exactly one \"=\" and a key)", key, dropped),
+				fmt.Sprintf("%s: CCM silently drops %s (each item needs exactly one \"=\" and a key)", key, quoteList(dropped)),
 				"write key=value pairs separated by commas; values cannot contain \"=\" or \",\""))
 		}
 	}

@@ -41,12 +41,18 @@ func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State,
 	}
 	for _, k := range plan.ReadKinds {
 		for _, rg := range unique(scope.Groups[k]) {
+			if err := checkSegment("resource group", rg); err != nil {
+				return nil, err
+			}
 			if err := lists[k](ctx, rg); err != nil && !isGroupNotFound(err) {
 				return nil, err
 			}
 		}
 	}
 	for _, v := range uniqueVNets(scope.VirtualNetworks) {
+		if err := errors.Join(checkSegment("resource group", v.ResourceGroup), checkSegment("virtual network", v.Name)); err != nil {
+			return nil, err
+		}
 		if err := r.subnets(ctx, v); err != nil {
 			return nil, err
 		}

@@ -32,6 +32,9 @@ func (p *Provider) Write(ctx context.Context, step *plan.Step) (*plan.Resource, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", op, err)
 	}
+	if err := checkID(step.Target); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", op, err)
+	}
 	w := &writer{p: p, c: c, op: op, id: step.Target, ifMatch: step.IfMatch}
 	switch step.Op {
 	case plan.OpPut:

@@ -183,3 +183,15 @@ func checkGolden(t *testing.T, name, got string) {
 	path := filepath.Join("testdata", name)
 	golden.Check(t, path, []byte(got))
 }
+
+// TestHumanEscapesFailures: an ARM message echoing a hostile value, or an
+// address with one, reaches the log escaped.
+func TestHumanEscapesFailures(t *testing.T) {
+	var buf bytes.Buffer
+	h := NewHuman(&buf, HumanOptions{})
+	h.Event(apply.Event{Type: apply.EventErrored, Address: "pip/x\x1b]0;t\x07", Action: plan.ActionCreate,
+		Failure: &apply.Failure{Code: "InvalidResourceName", Status: 400, Message: "Resource name x\x1b[2J is invalid."}})
+	if out := buf.String(); strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `x\x1b[2J`) {
+		t.Errorf("raw control characters: %q", out)
+	}
+}

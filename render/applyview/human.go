@@ -9,6 +9,7 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // HumanOptions tune the human renderer.
@@ -48,6 +49,9 @@ func (h *Human) Err() error { return h.err }
 // Event renders e; it implements apply.Observer.
 func (h *Human) Event(e apply.Event) {
 	h.clearSpinner()
+	// Addresses carry resource names and failures ARM's messages, which
+	// echo names and values: nothing in them may drive the terminal.
+	e.Address = quote.Text(e.Address)
 	v := verbsOf(e.Action)
 	switch e.Type {
 	case apply.EventStart:
@@ -57,7 +61,7 @@ func (h *Human) Event(e apply.Event) {
 	case apply.EventComplete:
 		h.printf("%s: %s complete after %s\n", e.Address, v.done, seconds(e.Elapsed))
 	case apply.EventErrored:
-		h.printf("%s: %s failed after %s%s: %s\n", e.Address, v.ing, seconds(e.Elapsed), attempts(e.Attempt), e.Failure)
+		h.printf("%s: %s failed after %s%s: %s\n", e.Address, v.ing, seconds(e.Elapsed), attempts(e.Attempt), failureText(e.Failure))
 	case apply.EventSummary:
 		h.summary(e.Summary)
 	}
@@ -69,7 +73,7 @@ func (h *Human) Event(e apply.Event) {
 func (h *Human) progress(e apply.Event, v verbs) {
 	if e.RetryIn > 0 {
 		h.printf("%s: retrying in %s (attempt %d of %d) after %s\n",
-			e.Address, seconds(e.RetryIn), e.Attempt+1, e.MaxAttempts, e.Failure)
+			e.Address, seconds(e.RetryIn), e.Attempt+1, e.MaxAttempts, failureText(e.Failure))
 		return
 	}
 	if period := e.Elapsed / h.opts.StillEvery; period > h.stills[e.Step] {
@@ -93,6 +97,14 @@ func (h *Human) clearSpinner() {
 		h.printf("\r\x1b[K")
 		h.live = false
 	}
+}
+
+// failureText is a failure as one escaped line.
+func failureText(f *apply.Failure) string {
+	if f == nil {
+		return "<nil>"
+	}
+	return quote.Text(f.String())
 }
 
 func (h *Human) printf(format string, args ...any) {

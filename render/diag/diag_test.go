@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/azsvc/azsvc/plan/golden"
+	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/render/style"
 )
@@ -222,7 +225,7 @@ func TestSourceLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := newSourceIndex(map[string][]byte{"f": src}).line("f", tt.n)
-		if got != tt.want || ok != tt.ok {
+		if string(got) != tt.want || ok != tt.ok {
 			t.Errorf("sourceLine(%d) = %q, %v; want %q, %v", tt.n, got, ok, tt.want, tt.ok)
 		}
 	}
@@ -249,6 +252,17 @@ func FuzzText(f *testing.F) {
 		var buf bytes.Buffer
 		if err := Text(&buf, r, style.New(true)); err != nil {
 			t.Fatal(err)
+		}
+		var plain bytes.Buffer
+		if err := Text(&plain, r, style.New(false)); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(plain.String(), "\n") {
+			for _, c := range line {
+				if !quote.Safe(c) && c != utf8.RuneError {
+					t.Fatalf("raw %U reaches the terminal: %q", c, line)
+				}
+			}
 		}
 		if err := JSON(&buf, r); err != nil {
 			t.Fatal(err)

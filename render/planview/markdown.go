@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // Budgets of the markdown targets (ux-anchors §8.4): a pull-request comment
@@ -403,5 +405,5 @@ func orDash(s string) string {
 func escapeCell(s string) string { return strings.ReplaceAll(escapeText(s), "|", "\\|") }
 
 func escapeText(s string) string {
-	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
+	return quote.Text(strings.NewReplacer("<", "&lt;", ">", "&gt;", "\n", " ").Replace(s))
 }

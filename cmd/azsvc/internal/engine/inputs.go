@@ -21,6 +21,9 @@ import (
 type Settings struct {
 	Files []string
 	Stdin io.Reader
+	// MaxInputSize bounds each manifest file and stdin, in bytes; 0 means
+	// service.DefaultMaxInputSize.
+	MaxInputSize int64
 	// AzureConfig is the path of CCM's azure.json.
 	AzureConfig string
 	// ClusterName is CCM's --cluster-name ("kubernetes" when empty).
@@ -84,7 +87,7 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc, err := service.Load(s.Files, s.Stdin)
+	svc, err := service.LoadWith(s.Files, s.Stdin, service.Options{MaxInputSize: s.MaxInputSize})
 	if err != nil {
 		return nil, err
 	}
