@@ -28,7 +28,7 @@ const maxPrefixTypo = 2
 // (service.kubernetes.io/azure-...), or an unknown name under a CCM prefix.
 // CCM ignores every one of them without a word, and a missing
 // azure-load-balancer-internal makes a Service public.
-func (c *checker) foreignKey(key string) {
+func (c keyRules) foreignKey(key string) {
 	prefix, name, hasPrefix := strings.Cut(key, "/")
 	if !hasPrefix {
 		prefix, name = "", key
@@ -54,7 +54,7 @@ func (c *checker) foreignKey(key string) {
 // Service annotation prefixes: an error with a suggestion when it is close
 // to one CCM reads, else a warning (it may belong to another tool or
 // cloud, but CCM ignores it).
-func (c *checker) unknownUnderPrefix(key, name, prefix string) {
+func (c keyRules) unknownUnderPrefix(key, name, prefix string) {
 	if best := c.nearCCMName(name); best != "" {
 		c.add(c.s.annDiag(CodeMisspeltKey, key,
 			fmt.Sprintf("unknown annotation %s: CCM ignores it; did you mean %s?", quote.Value(key), Prefix+best),
@@ -67,7 +67,7 @@ func (c *checker) unknownUnderPrefix(key, name, prefix string) {
 }
 
 // misplaced reports a CCM annotation name under the wrong prefix or none.
-func (c *checker) misplaced(key, name, why string) {
+func (c keyRules) misplaced(key, name, why string) {
 	want := name
 	if best := c.nearCCMName(name); best != "" {
 		want = best
@@ -97,7 +97,7 @@ func looksLikeCCMName(name string) bool {
 // nearCCMName returns the CCM annotation name (without prefix) that name
 // equals or nearly equals, or "". Per-port names match their template with
 // the port number kept.
-func (c *checker) nearCCMName(name string) string {
+func (c keyRules) nearCCMName(name string) string {
 	n := strings.ToLower(name)
 	if strings.HasPrefix(n, "port_") {
 		num, param, _ := strings.Cut(n[len("port_"):], "_")

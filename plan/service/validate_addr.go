@@ -12,7 +12,7 @@ import (
 
 // addresses checks pinned frontend IPs and additional public IPs (§1.3 #19,
 // #22, #23; §9 loadBalancerIP).
-func (c *checker) addresses() {
+func (c valueRules) addresses() {
 	c.pinned(AnnIPv4, false)
 	c.pinned(AnnIPv6, true)
 	if lbIP := c.s.Spec.LoadBalancerIP; lbIP != "" {
@@ -36,7 +36,7 @@ func (c *checker) addresses() {
 }
 
 // pinned checks azure-load-balancer-ipv4/-ipv6; an empty value means unset.
-func (c *checker) pinned(key string, ipv6 bool) {
+func (c valueRules) pinned(key string, ipv6 bool) {
 	v := c.s.Annotations[key]
 	if v == "" {
 		return
@@ -60,7 +60,7 @@ func (c *checker) pinned(key string, ipv6 bool) {
 
 // nonPublic flags a pinned address of an external Service that CCM refuses
 // as a public frontend (§1.3 #22).
-func (c *checker) nonPublic(path, what string, a netip.Addr) {
+func (c valueRules) nonPublic(path, what string, a netip.Addr) {
 	if c.s.InternalForLBChoice() || !IsNonPublicIP(a) {
 		return
 	}
@@ -72,7 +72,7 @@ func (c *checker) nonPublic(path, what string, a netip.Addr) {
 }
 
 // ports checks protocols and health-probe_port values (§3, §1.4 #41).
-func (c *checker) ports() {
+func (c valueRules) ports() {
 	seen := map[string]bool{}
 	for i, p := range c.s.Spec.Ports {
 		switch p.Protocol {

@@ -13,7 +13,7 @@ import (
 // Service is not in, and so drops without a word (ccm-semantics §1.3, §1.4,
 // §3, §4, §8). Validate cannot see the cluster's shared probe mode, which
 // would make every probe setting moot; the warnings assume the default.
-func (c *checker) ignoredInContext() {
+func (c warnRules) ignoredInContext() {
 	c.ignoredProbeSettings()
 	c.ignoredPublicIPSettings()
 	c.ignoredPLSSettings()
@@ -39,7 +39,7 @@ func (c *checker) ignoredInContext() {
 // ignoredProbeSettings: probe annotations for a port that gets no per-port
 // probe, a request path on a Tcp probe, and global probe settings no port
 // takes (§4).
-func (c *checker) ignoredProbeSettings() {
+func (c warnRules) ignoredProbeSettings() {
 	s := c.s
 	for key := range s.Annotations {
 		if port, param, ok := ParsePortKey(key); ok && isProbeParam(param) {
@@ -84,7 +84,7 @@ func isProbeParam(param string) bool {
 // ignoredPortProbeSetting warns about one per-port probe annotation that no
 // port with that number uses (a TCP and a UDP port may share the number,
 // and so the annotation). A key for a missing port is AZSVC1003's.
-func (c *checker) ignoredPortProbeSetting(key string, port int32, param string) {
+func (c warnRules) ignoredPortProbeSetting(key string, port int32, param string) {
 	s := c.s
 	why := ""
 	for _, p := range s.Spec.Ports {
@@ -117,7 +117,7 @@ func (c *checker) ignoredPortProbeSetting(key string, port int32, param string) 
 }
 
 // noPortProbe says why port p gets no per-port probe, or "".
-func (c *checker) noPortProbe(p corev1.ServicePort) string {
+func (c warnRules) noPortProbe(p corev1.ServicePort) string {
 	s := c.s
 	switch {
 	case p.Protocol == corev1.ProtocolUDP || p.Protocol == corev1.ProtocolSCTP:
@@ -134,7 +134,7 @@ func (c *checker) noPortProbe(p corev1.ServicePort) string {
 
 // ignoredPublicIPSettings: public IP annotations on an internal Service,
 // which has no public IP (§1.3 #4-#6, #16, #24-#27).
-func (c *checker) ignoredPublicIPSettings() {
+func (c warnRules) ignoredPublicIPSettings() {
 	if !c.s.InternalForLBChoice() {
 		return
 	}
@@ -150,7 +150,7 @@ func (c *checker) ignoredPublicIPSettings() {
 
 // ignoredPLSSettings: PLS annotations without azure-pls-create, which CCM
 // reads only when it creates the PLS (§8).
-func (c *checker) ignoredPLSSettings() {
+func (c warnRules) ignoredPLSSettings() {
 	if c.s.PLSCreate() {
 		return
 	}
@@ -167,7 +167,7 @@ func (c *checker) ignoredPLSSettings() {
 // ignoredFamilySettings: per-family annotations for a family the Service
 // does not have (§1.3 #22-#27, §3). A single-stack IPv6 Service falls back
 // to azure-pip-name and azure-pip-prefix-id, so those are never ignored.
-func (c *checker) ignoredFamilySettings() {
+func (c warnRules) ignoredFamilySettings() {
 	s := c.s
 	for _, key := range []string{AnnIPv6, AnnPIPNameIPv6, AnnPIPPrefixIDIPv6, AnnIPv4} {
 		family := s.IPv6()
@@ -186,7 +186,7 @@ func (c *checker) ignoredFamilySettings() {
 // ignoredLoadBalancerIP: spec.loadBalancerIP counts only for the family it
 // parses as, and only when that family's ipv4/ipv6 annotation is empty
 // (§3 "Pinned IPs per family", azure_utils.go:getServiceLoadBalancerIP).
-func (c *checker) ignoredLoadBalancerIP() {
+func (c warnRules) ignoredLoadBalancerIP() {
 	s := c.s
 	if s.Spec.LoadBalancerIP == "" {
 		return

@@ -10,7 +10,7 @@ import (
 
 // key checks one annotation key: unknown azure-* and port_* keys, the
 // removed key, per-port keys naming a missing port, and boolean values.
-func (c *checker) key(key string) {
+func (c keyRules) key(key string) {
 	a, known := c.reg.Lookup(key)
 	switch {
 	case known && a.Removed:
@@ -39,7 +39,7 @@ func (c *checker) key(key string) {
 	}
 }
 
-func (c *checker) unknownAzureKey(key string) {
+func (c keyRules) unknownAzureKey(key string) {
 	var names []string
 	for _, a := range c.reg.All() {
 		if !a.PerPort() && !a.Removed && isAzureKey(a.Key) {
@@ -55,7 +55,7 @@ func (c *checker) unknownAzureKey(key string) {
 	c.add(c.s.annDiag(CodeUnknownAnnotation, key, msg, hint))
 }
 
-func (c *checker) unknownPortKey(key string) {
+func (c keyRules) unknownPortKey(key string) {
 	rest := strings.TrimPrefix(key, Prefix+"port_")
 	num, param, _ := strings.Cut(rest, "_")
 	if _, err := strconv.ParseInt(num, 10, 32); err != nil {
@@ -83,7 +83,7 @@ func (c *checker) unknownPortKey(key string) {
 // portKey checks that a per-port key names a port of the Service. Under
 // externalTrafficPolicy Local, interval and num-of-probe may also be keyed by
 // the healthCheckNodePort (ccm-semantics §4).
-func (c *checker) portKey(key string, a Annotation) {
+func (c keyRules) portKey(key string, a Annotation) {
 	port, _, _ := ParsePortKey(key)
 	if c.hasPort(port) {
 		return
@@ -103,7 +103,7 @@ func (c *checker) portKey(key string, a Annotation) {
 
 // boolValue flags boolean values CCM silently reads as false, and the
 // internal annotation's "True" trap (§1.2).
-func (c *checker) boolValue(key string, a Annotation) {
+func (c keyRules) boolValue(key string, a Annotation) {
 	v := c.s.Annotations[key]
 	read := v
 	if a.Convention == ConvBoolTrimFold {

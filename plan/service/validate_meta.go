@@ -15,7 +15,7 @@ const MaxAnnotationsSize = 256 << 10
 // metadata applies the API server's rules on annotations that matter here:
 // a key that is not a qualified name, or annotations over 256 KiB, make
 // kubectl apply fail, so the manifest never reaches CCM as written.
-func (c *checker) metadata() {
+func (c keyRules) metadata() {
 	total := 0
 	for k, v := range c.s.Annotations {
 		total += len(k) + len(v)
@@ -60,7 +60,7 @@ func qualifiedNameProblem(key string) string {
 
 // noPorts: a LoadBalancer Service needs at least one port; the API server
 // refuses it otherwise, and CCM would have no rule to build (§3, §9).
-func (c *checker) noPorts() {
+func (c keyRules) noPorts() {
 	if len(c.s.Spec.Ports) > 0 {
 		return
 	}

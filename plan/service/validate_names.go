@@ -12,7 +12,7 @@ import (
 // segment, DNS label, tag or reference, with ARM's rules (names.go). CCM
 // passes them on unchecked; ARM refuses them half-way through an apply, and
 // a "/" in one would address a different URL.
-func (c *checker) names() {
+func (c nameRules) names() {
 	c.identity()
 	if len(c.s.Annotations) == 0 {
 		return
@@ -63,7 +63,7 @@ func (c *checker) names() {
 const nameRule = "1 to 80 letters, digits, _ . and -, starting and ending with a letter, digit or _"
 
 // nameValue reports one refused value.
-func (c *checker) nameValue(code, key, value, problem, hint string) {
+func (c nameRules) nameValue(code, key, value, problem, hint string) {
 	if problem == "" {
 		return
 	}
@@ -73,7 +73,7 @@ func (c *checker) nameValue(code, key, value, problem, hint string) {
 // identity checks the Service's own name, namespace and UID, which CCM
 // writes into tags (namespace/name) and every generated name (the UID);
 // the API server would refuse the manifest anyway.
-func (c *checker) identity() {
+func (c nameRules) identity() {
 	s := c.s
 	if p := dns1035Problem(s.Name); p != "" {
 		c.add(s.diag(CodeObjectName, "metadata.name", fmt.Sprintf("Service name %s %s: the API server refuses it", quote.Value(s.Name), p),
@@ -122,7 +122,7 @@ func dns1123Problem(s string) string {
 // (pairs CCM drops are AZSVC3008): ARM's tag limits, and room for the
 // three tags CCM adds itself (k8s-azure-service, -cluster-name,
 // -dns-label-service; ccm-semantics §2.3).
-func (c *checker) tags() {
+func (c nameRules) tags() {
 	if v, ok := c.s.Annotations[AnnPIPTags]; ok {
 		tags, _ := ParseTags(v)
 		for _, k := range sortedKeys(tags) {
@@ -151,7 +151,7 @@ func (c *checker) tags() {
 // plsLists checks the space-separated PLS lists. CCM splits them on spaces
 // only (§1.3 #34, #36, #37), so "a, b" holds the entry "a,", which no
 // FQDN or subscription ID can be.
-func (c *checker) plsLists() {
+func (c nameRules) plsLists() {
 	if !c.has(AnnPLSFQDNs) && !c.has(AnnPLSVisibility) && !c.has(AnnPLSAutoApproval) {
 		return
 	}
@@ -196,7 +196,7 @@ func code(key string) string {
 
 // serviceTags checks azure-allowed-service-tags entries, split on commas
 // and trimmed as CCM does (§1.3 #7); each becomes an NSG rule's source.
-func (c *checker) serviceTags() {
+func (c nameRules) serviceTags() {
 	for _, tag := range c.s.AllowedServiceTags() {
 		p := ServiceTagProblem(tag)
 		if p == "" {
@@ -212,7 +212,7 @@ func (c *checker) serviceTags() {
 
 // requestPaths checks every probe request path annotation (§1.3 #15, §1.4
 // #44): ARM sends it as the path of an HTTP request.
-func (c *checker) requestPaths() {
+func (c nameRules) requestPaths() {
 	for key, v := range c.s.Annotations {
 		if key != AnnProbeRequestPath {
 			if _, param, ok := ParsePortKey(key); !ok || param != PortProbeRequestPath {

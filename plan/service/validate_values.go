@@ -12,7 +12,7 @@ import (
 
 // integers checks every integer annotation present: whole number, then the
 // key's range (§1.3 #10, #13, #14, #32; §1.4 #42, #43).
-func (c *checker) integers() {
+func (c valueRules) integers() {
 	keys := make([]string, 0, 4)
 	for k := range c.s.Annotations {
 		if a, ok := c.reg.Lookup(k); ok && a.Type == TypeInt {
@@ -26,7 +26,7 @@ func (c *checker) integers() {
 	}
 }
 
-func (c *checker) integer(key string, a Annotation) {
+func (c valueRules) integer(key string, a Annotation) {
 	raw := c.s.Annotations[key]
 	v, err := ParseInt32(raw)
 	if err != nil {
@@ -58,7 +58,7 @@ func (c *checker) integer(key string, a Annotation) {
 // probeTiming applies interval x num-of-probe < 120 along the per-port ->
 // global -> default chain for every port that may get a probe, reporting
 // each offending pair of keys once (§4).
-func (c *checker) probeTiming() {
+func (c valueRules) probeTiming() {
 	ports := make([]int32, 0, len(c.s.Spec.Ports)+1)
 	for _, p := range c.s.Spec.Ports {
 		ports = append(ports, p.Port)
@@ -92,7 +92,7 @@ func (c *checker) probeTiming() {
 }
 
 // chainKey is the key that supplies a probe parameter for a port, or "".
-func (c *checker) chainKey(port int32, param, global string) string {
+func (c valueRules) chainKey(port int32, param, global string) string {
 	if k := PortKey(port, param); c.has(k) {
 		return k
 	}
@@ -103,7 +103,7 @@ func (c *checker) chainKey(port int32, param, global string) string {
 }
 
 // pls checks the PLS static IPs and their count (§1.3 #32, #33).
-func (c *checker) pls() {
+func (c valueRules) pls() {
 	const key = AnnPLSIPConfigurationIPAddress
 	if !c.has(key) {
 		return
@@ -128,7 +128,7 @@ func (c *checker) pls() {
 // ranges checks every CIDR of spec.loadBalancerSourceRanges and the two
 // range annotations; CCM drops an invalid one and adds a deny-all rule
 // (§1.3 #8, §5.2).
-func (c *checker) ranges() {
+func (c valueRules) ranges() {
 	for _, key := range []string{AnnAllowedIPRanges, AnnLoadBalancerSourceRanges} {
 		v, ok := c.s.Annotations[key]
 		if !ok {

@@ -8,7 +8,7 @@ import (
 )
 
 // warnings flag input CCM accepts but handles in a surprising way.
-func (c *checker) warnings() {
+func (c warnRules) warnings() {
 	c.appProtocols()
 	c.probeProtocols()
 	c.plsWarnings()
@@ -20,7 +20,7 @@ func (c *checker) warnings() {
 
 // appProtocols: appProtocol http/https silently switches a port's probe to
 // HTTP(S) on "/" unless a per-port protocol annotation overrides it (§4).
-func (c *checker) appProtocols() {
+func (c warnRules) appProtocols() {
 	for i, p := range c.s.Spec.Ports {
 		if p.AppProtocol == nil || !c.probedPort(p) {
 			continue
@@ -39,7 +39,7 @@ func (c *checker) appProtocols() {
 }
 
 // probeProtocols: values other than Tcp/Http/Https become Tcp (§1.3 #12).
-func (c *checker) probeProtocols() {
+func (c warnRules) probeProtocols() {
 	keys := []string{AnnProbeProtocol}
 	for _, p := range c.s.Spec.Ports {
 		keys = append(keys, PortKey(p.Port, PortProbeProtocol))
@@ -60,7 +60,7 @@ func (c *checker) probeProtocols() {
 }
 
 // plsWarnings covers the PLS restrictions that CCM does not check (§8).
-func (c *checker) plsWarnings() {
+func (c warnRules) plsWarnings() {
 	s := c.s
 	if !s.PLSCreate() || !s.ETPLocal() {
 		return
@@ -94,7 +94,7 @@ func (c *checker) plsWarnings() {
 
 // ignored covers annotations CCM reads only in a context this Service is
 // not in.
-func (c *checker) ignored() {
+func (c warnRules) ignored() {
 	s := c.s
 	if c.has(AnnLoadBalancerMode) {
 		c.add(s.annDiag(CodeModeIgnored, AnnLoadBalancerMode,
@@ -114,7 +114,7 @@ func (c *checker) ignored() {
 }
 
 // tagPairs reports tag pairs CCM drops without a word (§1.3 #6, #16).
-func (c *checker) tagPairs() {
+func (c warnRules) tagPairs() {
 	for _, key := range []string{AnnPIPTags, AnnPIPIPTags} {
 		v, ok := c.s.Annotations[key]
 		if !ok {
@@ -133,7 +133,7 @@ func (c *checker) tagPairs() {
 }
 
 // access covers NSG combinations CCM accepts with a surprise (§1.3 #7, #9).
-func (c *checker) access() {
+func (c warnRules) access() {
 	s := c.s
 	specRanges, specInvalid := s.SourceRanges()
 	annRanges, annInvalid := s.AllowedIPRanges()
