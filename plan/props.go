@@ -305,3 +305,61 @@ func Normalize(r *Resource) {
 		SetDestinations(r.Properties, AsSecurityRule(r).Destinations())
 	}
 }
+
+// SubnetID is the frontend's subnet (internal frontends), "" for none.
+func (f Frontend) SubnetID() string { return RefID(f.r.Properties["subnet"]) }
+
+// IPConfig is one IP configuration inside a resource's body (a PLS's NAT
+// IPs): its subnet and address.
+type IPConfig struct {
+	Name     string
+	SubnetID string
+	Static   bool
+	Address  string // "" while Azure assigns it
+}
+
+// NATIPConfigs are the PLS's NAT IP configurations.
+func (p PrivateLinkService) NATIPConfigs() []IPConfig {
+	var out []IPConfig
+	for _, c := range listProp(p.r, "ipConfigurations") {
+		m, _ := c.(map[string]any)
+		props, _ := m["properties"].(map[string]any)
+		name, _ := m["name"].(string)
+		method, _ := props["privateIPAllocationMethod"].(string)
+		ip, _ := props["privateIPAddress"].(string)
+		out = append(out, IPConfig{Name: name, SubnetID: RefID(props["subnet"]), Static: strings.EqualFold(method, "Static"), Address: ip})
+	}
+	return out
+}
+
+// Subnet is a virtual network subnet.
+type Subnet struct{ r *Resource }
+
+// AsSubnet views r as a subnet.
+func AsSubnet(r *Resource) Subnet { return Subnet{r} }
+
+// Prefixes are the subnet's address prefixes, singular or plural field.
+func (s Subnet) Prefixes() []string {
+	var out []string
+	if p := stringProp(s.r, "addressPrefix"); p != "" {
+		out = append(out, p)
+	}
+	for _, v := range listProp(s.r, "addressPrefixes") {
+		if p, ok := v.(string); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// PLSPoliciesDisabled reports whether private link service network
+// policies are disabled, as a PLS NAT subnet needs (arm-rules §2.2).
+func (s Subnet) PLSPoliciesDisabled() bool {
+	return strings.EqualFold(stringProp(s.r, "privateLinkServiceNetworkPolicies"), "Disabled")
+}
+
+// SKUName is a public IP's SKU name as written, "" when unset.
+func (p PublicIP) SKUName() string {
+	s, _ := p.r.SKU["name"].(string)
+	return s
+}

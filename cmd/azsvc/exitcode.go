@@ -8,7 +8,7 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
-	"github.com/azsvc/azsvc/plan/limits"
+	"github.com/azsvc/azsvc/plan/preflight"
 )
 
 // Exit codes, the single table every command uses (ux-anchors §8.5). The
@@ -69,7 +69,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitUsage
 	case errors.Is(err, errChangesPresent):
 		return exitChanges
-	case errors.Is(err, errInvalidInput), errors.Is(err, limits.ErrLimitExceeded):
+	case errors.Is(err, errInvalidInput), errors.Is(err, preflight.ErrRefused):
 		return exitInvalid
 	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrPartial):
 		return exitPartial

@@ -10,7 +10,7 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
-	"github.com/azsvc/azsvc/plan/limits"
+	"github.com/azsvc/azsvc/plan/preflight"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -131,7 +131,7 @@ func TestExitCodeOfErrors(t *testing.T) {
 		{"target", &engine.TargetError{}, exitUsage},
 		{"changes", &reported{errChangesPresent}, exitChanges},
 		{"invalid", &reported{errInvalidInput}, exitInvalid},
-		{"limits", fmt.Errorf("plan: %w", limits.ErrLimitExceeded), exitInvalid},
+		{"limits", fmt.Errorf("plan: %w", preflight.ErrRefused), exitInvalid},
 		{"stale before any write", fmt.Errorf("x: %w", apply.ErrStale), exitStale},
 		{"stale after a write", errors.Join(apply.ErrStale, partial), exitPartial},
 		{"partial", apply.ErrPartial, exitPartial},

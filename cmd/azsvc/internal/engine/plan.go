@@ -12,7 +12,7 @@ import (
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/diff"
 	"github.com/azsvc/azsvc/plan/graph"
-	"github.com/azsvc/azsvc/plan/limits"
+	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/resolve"
 )
@@ -43,7 +43,7 @@ func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.Limits, err = limits.Check(p, res.Observed); err != nil {
+	if p.Limits, err = preflight.Check(p, res.Observed); err != nil {
 		return nil, nil, err
 	}
 	return p, res, nil
