@@ -133,6 +133,7 @@ type nsgRules struct {
 	location string
 	tags     map[string]string
 	byName   map[string]*nsgRule
+	order    []*nsgRule // as CCM builds them: Service by Service, then protocol, family, source
 }
 
 func newNSGRules(cfg *cluster.Config, sub string, tags map[string]string) *nsgRules {
@@ -227,6 +228,7 @@ func (b *nsgRules) rule(info *svcInfo, name string, dests *destSet, props func()
 		id := plan.ChildID(b.id, plan.KindSecurityRule, name)
 		r = &nsgRule{res: &plan.Resource{ID: id, Properties: props(), Owned: true}}
 		b.byName[name] = r
+		b.order = append(b.order, r)
 	}
 	r.res.AddService(info.key)
 	r.dests = r.dests.merge(dests)
@@ -234,14 +236,22 @@ func (b *nsgRules) rule(info *svcInfo, name string, dests *destSet, props func()
 
 // finish writes the merged destinations and puts the rules and the NSG
 // (which CCM never creates, but whose config tags it keeps) into state.
-// Priorities are left unset: the planner assigns them against the observed
-// NSG (§5.4).
+// Each rule gets the priority CCM would give it in an empty NSG, in the
+// order CCM builds the rules (§5.4): allow rules from 500 up, deny rules
+// from 4095 down. Against an NSG that holds rules already, the planner
+// allocates again, in the same order (plan/resolve).
 func (b *nsgRules) finish(state *plan.State) {
 	if len(b.byName) == 0 {
 		return
 	}
 	nsg := &plan.Resource{ID: b.id, Location: b.location, Tags: b.tags, Properties: map[string]any{}, Owned: true}
-	for _, r := range b.byName {
+	allow, deny := plan.ManagedPriorityMin, plan.ManagedPriorityMax-1
+	for _, r := range b.order {
+		if plan.AsSecurityRule(r.res).Deny() {
+			r.res.Properties["priority"], deny = deny, deny-1
+		} else {
+			r.res.Properties["priority"], allow = allow, allow+1
+		}
 		r.dests.setOn(r.res.Properties)
 		for _, s := range r.res.Services {
 			nsg.AddService(s)

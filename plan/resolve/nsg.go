@@ -1,8 +1,10 @@
 package resolve
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
@@ -154,7 +156,9 @@ func (r *nsgMerge) mergeRule(got, want *plan.Resource) {
 // allocatePriorities gives each new rule a priority the way CCM does
 // (ccm-semantics §5.4): existing rules keep theirs; allow rules take the
 // lowest free priority from 500 up, deny rules the highest free from 4095
-// down. Priorities are unique per direction (arm-rules §1.4).
+// down, in the order CCM builds the rules (plan/desired gives each the
+// priority it would get in an empty NSG, so that order is theirs).
+// Priorities are unique per direction (arm-rules §1.4).
 func (r *nsgMerge) allocatePriorities(nsg plan.Key, creates map[plan.Key]*plan.Resource) error {
 	used := map[string]map[int]bool{}
 	for _, got := range r.obs.Children(nsg) {
@@ -170,7 +174,7 @@ func (r *nsgMerge) allocatePriorities(nsg plan.Key, creates map[plan.Key]*plan.R
 			used[dir][p] = true
 		}
 	}
-	for _, w := range plan.SortedResources(creates) {
+	for _, w := range buildOrder(creates) {
 		rule := plan.AsSecurityRule(w)
 		dir := rule.Direction()
 		if used[dir] == nil {
@@ -205,4 +209,24 @@ func nextPriority(used map[int]bool, deny bool) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// buildOrder lists new rules in the order CCM builds them: allow rules by
+// ascending desired priority, deny rules by descending, rules without one
+// last, ties by key.
+func buildOrder(creates map[plan.Key]*plan.Resource) []*plan.Resource {
+	rank := func(r *plan.Resource) float64 {
+		rule := plan.AsSecurityRule(r)
+		p, ok := rule.RawPriority()
+		switch {
+		case !ok:
+			return math.Inf(1)
+		case rule.Deny():
+			return 2*plan.ManagedPriorityMax - p
+		}
+		return p
+	}
+	out := plan.SortedResources(creates)
+	slices.SortStableFunc(out, func(a, b *plan.Resource) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
 }
