@@ -57,6 +57,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 					return err
 				}
 			}
+			opts.Target.Verbose = a.global.Verbose
 			return runCommand(a, cmd, opts, &opts.Output, runF, runApply)
 		},
 	}

@@ -20,6 +20,7 @@ type emulatorServeOptions struct {
 	TLS      bool
 	CertFile string
 	Seed     []string
+	Stats    bool
 }
 
 func newEmulatorCmd(a *app) *cobra.Command {
@@ -66,6 +67,7 @@ With --tls it serves HTTPS with a freshly generated self-signed certificate
 	f.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a generated self-signed certificate")
 	f.StringVar(&opts.CertFile, "cert-file", "", "with --tls, write the certificate (PEM) to this file")
 	f.StringSliceVar(&opts.Seed, "seed", nil, "ARM resource bodies to add first (e.g. az network ... show -o json output)")
+	f.BoolVar(&opts.Stats, "stats", false, "print the request counts by method on shutdown")
 	_ = cmd.MarkFlagFilename("state", "json")
 	return cmd
 }
@@ -84,6 +86,7 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 		Listen:   opts.Listen,
 		TLS:      opts.TLS,
 		CertFile: opts.CertFile,
+		Stats:    opts.Stats,
 	}, opts.IO.ErrOut)
 	if ctx.Err() != nil && err == nil {
 		// A clean shutdown on Ctrl-C is success: the state was saved.

@@ -47,6 +47,9 @@ type targetOptions struct {
 	// Prune allows deleting azsvc-owned resources of Services absent from
 	// the input.
 	Prune bool
+	// Verbose is the global -v count: at 1 or more the local emulator's
+	// request counts are printed when the command is done.
+	Verbose int
 }
 
 func addTargetFlags(cmd *cobra.Command, o *targetOptions) {

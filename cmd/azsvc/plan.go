@@ -48,6 +48,7 @@ markdown (a pull request comment).`,
 			if err := requireFiles(opts.Files); err != nil {
 				return err
 			}
+			opts.Target.Verbose = a.global.Verbose
 			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}

@@ -25,6 +25,7 @@ type ServeOptions struct {
 	Listen   string // host:port; "" means 127.0.0.1:0 (a free port)
 	TLS      bool   // serve https with a generated self-signed certificate
 	CertFile string // with TLS: write the certificate (PEM) here so clients can trust it
+	Stats    bool   // print the request counts (Counters.Summary) on shutdown
 	// Ready, when set, is called once the server listens.
 	Ready func(endpoint string, cert *x509.Certificate)
 }
@@ -86,6 +87,9 @@ func Serve(ctx context.Context, opts ServeOptions, out io.Writer) (err error) {
 		return fmt.Errorf("emulator shutdown: %w", err)
 	}
 	fmt.Fprintln(out, "ARM emulator stopped")
+	if opts.Stats {
+		fmt.Fprintf(out, "emulator %s\n", e.Counters().Summary())
+	}
 	return nil
 }
 
