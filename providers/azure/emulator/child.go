@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"strings"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
 func findChild(parent obj, prop, name string) obj {
@@ -158,7 +160,7 @@ func (e *Emulator) listChildren(w http.ResponseWriter, r *http.Request, a *addre
 	}
 	items := getObjs(getObj(parent.body, "properties"), a.segs[2])
 	return e.writePage(w, r, len(items), func(i int) []byte {
-		raw, _ := encodeJSON(nil, items[i])
+		raw, _ := armjson.Append(nil, items[i])
 		return raw
 	})
 }

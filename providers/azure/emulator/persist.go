@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
 // stateVersion is written as {"version":1,"resources":[…]}: every resource
@@ -40,7 +42,7 @@ func splitBodies(data []byte) ([]obj, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("empty JSON document")
 	}
-	v, err := decodeJSON(data)
+	v, err := armjson.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("decode JSON: %w", err)
 	}

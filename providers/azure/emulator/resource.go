@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
 func decodeBody(r *http.Request) (obj, *armError) {
@@ -11,7 +13,7 @@ func decodeBody(r *http.Request) (obj, *armError) {
 	if err != nil {
 		return nil, badRequest("InvalidRequestContent", "The request content could not be read: %v", err)
 	}
-	v, err := decodeJSON(data)
+	v, err := armjson.Decode(data)
 	body, ok := v.(obj)
 	if err != nil || !ok {
 		return nil, badRequest("InvalidRequestContent", "The request content was invalid and could not be deserialized: %v", err)
@@ -231,6 +233,6 @@ func (e *Emulator) render(en *entry, k *kind, r *http.Request) []byte {
 	if k.decorate != nil {
 		k.decorate(e, b, r)
 	}
-	raw, _ := encodeJSON(nil, b)
+	raw, _ := armjson.Append(nil, b)
 	return raw
 }

@@ -3,6 +3,8 @@ package emulator
 import (
 	"sort"
 	"strings"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
 // entry is one separately addressable resource, stored in GET shape.
@@ -13,7 +15,7 @@ type entry struct {
 }
 
 func newEntry(armType string, body obj) *entry {
-	raw, _ := encodeJSON(nil, body)
+	raw, _ := armjson.Append(nil, body)
 	return &entry{armType: armType, body: body, raw: raw}
 }
 
