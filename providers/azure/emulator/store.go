@@ -33,6 +33,12 @@ type store struct {
 	aliases  map[string]string            // lower alias → PLS key
 	children map[string]map[string]bool   // parent key → child keys
 	byType   map[string]map[string]bool   // lower ARM type → keys
+
+	// changed lists the keys put or removed since the last journal record
+	// (persist.go), once each, when the state is persisted.
+	changed   []string
+	isChanged map[string]bool
+	track     bool
 }
 
 func newStore() *store {
@@ -41,6 +47,7 @@ func newStore() *store {
 		inbound: map[string]map[string][]edge{}, ips: map[string]map[string]string{},
 		public: map[string]string{}, aliases: map[string]string{},
 		children: map[string]map[string]bool{}, byType: map[string]map[string]bool{},
+		isChanged: map[string]bool{},
 	}
 }
 
@@ -48,6 +55,7 @@ func (s *store) get(k string) *entry { return s.entries[k] }
 
 func (s *store) put(k string, e *entry) {
 	s.remove(k)
+	s.touch(k)
 	s.entries[k] = e
 	addSet(s.byType, strings.ToLower(e.armType), k)
 	if p := parentKey(e.armType, k); p != "" {
@@ -81,6 +89,7 @@ func (s *store) remove(k string) {
 	if !ok {
 		return
 	}
+	s.touch(k)
 	delete(s.entries, k)
 	delete(s.byType[strings.ToLower(old.armType)], k)
 	if p := parentKey(old.armType, k); p != "" {
@@ -141,6 +150,20 @@ func (s *store) all() []*entry {
 	for i, k := range keys {
 		out[i] = s.entries[k]
 	}
+	return out
+}
+
+func (s *store) touch(k string) {
+	if s.track && !s.isChanged[k] {
+		s.isChanged[k] = true
+		s.changed = append(s.changed, k)
+	}
+}
+
+// takeChanged returns the keys changed since the last call and forgets them.
+func (s *store) takeChanged() []string {
+	out := s.changed
+	s.changed, s.isChanged = nil, map[string]bool{}
 	return out
 }
 
