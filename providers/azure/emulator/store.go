@@ -30,9 +30,11 @@ type store struct {
 	inbound  map[string]map[string][]edge // target top key → source top key → edges
 	ips      map[string]map[string]string // subnet key → ip → owner key
 	public   map[string]string            // public address → owner key
-	aliases  map[string]string            // lower alias → PLS key
-	children map[string]map[string]bool   // parent key → child keys
-	byType   map[string]map[string]bool   // lower ARM type → keys
+	publicV4 *addressPool                 // free public addresses (pubpool.go)
+	publicV6 *addressPool
+	aliases  map[string]string          // lower alias → PLS key
+	children map[string]map[string]bool // parent key → child keys
+	byType   map[string]map[string]bool // lower ARM type → keys
 
 	// changed lists the keys put or removed since the last journal record
 	// (persist.go), once each, when the state is persisted.
@@ -42,7 +44,9 @@ type store struct {
 }
 
 func newStore() *store {
+	v4, v6 := newPublicPools()
 	return &store{
+		publicV4: v4, publicV6: v6,
 		entries: map[string]*entry{}, facts: map[string]facts{},
 		inbound: map[string]map[string][]edge{}, ips: map[string]map[string]string{},
 		public: map[string]string{}, aliases: map[string]string{},
@@ -54,7 +58,8 @@ func newStore() *store {
 func (s *store) get(k string) *entry { return s.entries[k] }
 
 func (s *store) put(k string, e *entry) {
-	s.remove(k)
+	oldIP := s.facts[k].publicIP
+	s.unindex(k)
 	s.touch(k)
 	s.entries[k] = e
 	addSet(s.byType, strings.ToLower(e.armType), k)
@@ -82,14 +87,34 @@ func (s *store) put(k string, e *entry) {
 	if f.alias != "" {
 		s.aliases[strings.ToLower(f.alias)] = k
 	}
+	s.releaseIfFree(oldIP)
 }
 
 func (s *store) remove(k string) {
-	old, ok := s.entries[k]
-	if !ok {
+	ip := s.facts[k].publicIP
+	if s.unindex(k) {
+		s.touch(k)
+		s.releaseIfFree(ip)
+	}
+}
+
+// releaseIfFree hands a public address no resource holds any more back to
+// its pool.
+func (s *store) releaseIfFree(ip string) {
+	if _, used := s.public[ip]; ip == "" || used {
 		return
 	}
-	s.touch(k)
+	s.publicV4.release(ip)
+	s.publicV6.release(ip)
+}
+
+// unindex drops k and everything the indexes know about it; false when k
+// is not stored.
+func (s *store) unindex(k string) bool {
+	old, ok := s.entries[k]
+	if !ok {
+		return false
+	}
 	delete(s.entries, k)
 	delete(s.byType[strings.ToLower(old.armType)], k)
 	if p := parentKey(old.armType, k); p != "" {
@@ -111,6 +136,7 @@ func (s *store) remove(k string) {
 	if f.alias != "" {
 		delete(s.aliases, strings.ToLower(f.alias))
 	}
+	return true
 }
 
 // inboundFrom lists references into the resource with key target from other
