@@ -15,8 +15,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/privatedns/armprivatedns"
 )
 
 // Provider reads and writes one ARM target: Azure or an emulator.
@@ -32,8 +30,7 @@ type Provider struct {
 }
 
 type clients struct {
-	network *armnetwork.ClientFactory
-	dns     *armprivatedns.ClientFactory
+	arm *armClient
 }
 
 // Target describes what the provider talks to, for the plan header.
@@ -167,6 +164,13 @@ func (staticToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore
 	return azcore.AccessToken{Token: "azsvc-emulator", ExpiresOn: time.Now().Add(24 * time.Hour)}, nil
 }
 
+// moduleName and moduleVersion name azsvc in the SDK pipeline's
+// User-Agent telemetry.
+const (
+	moduleName    = "azsvc"
+	moduleVersion = "v0.0.0"
+)
+
 // clientsFor returns the client factories of one subscription, built once.
 func (p *Provider) clientsFor(subscription string) (*clients, error) {
 	p.mu.Lock()
@@ -176,15 +180,11 @@ func (p *Provider) clientsFor(subscription string) (*clients, error) {
 		return c, nil
 	}
 	opts := p.options
-	network, err := armnetwork.NewClientFactory(subscription, p.cred, &opts)
+	client, err := arm.NewClient(moduleName, moduleVersion, p.cred, &opts)
 	if err != nil {
-		return nil, fmt.Errorf("network client: %w", err)
+		return nil, fmt.Errorf("ARM client: %w", err)
 	}
-	dns, err := armprivatedns.NewClientFactory(subscription, p.cred, &opts)
-	if err != nil {
-		return nil, fmt.Errorf("private DNS client: %w", err)
-	}
-	c := &clients{network: network, dns: dns}
+	c := &clients{arm: newARMClient(subscription, client)}
 	p.clients[key] = c
 	return c, nil
 }
