@@ -21,6 +21,7 @@ type emulatorServeOptions struct {
 	CertFile string
 	Seed     []string
 	Stats    bool
+	Polls    int
 }
 
 func newEmulatorCmd(a *app) *cobra.Command {
@@ -68,6 +69,7 @@ With --tls it serves HTTPS with a freshly generated self-signed certificate
 	f.StringVar(&opts.CertFile, "cert-file", "", "with --tls, write the certificate (PEM) to this file")
 	f.StringSliceVar(&opts.Seed, "seed", nil, "ARM resource bodies to add first (e.g. az network ... show -o json output)")
 	f.BoolVar(&opts.Stats, "stats", false, "print the request counts by method on shutdown")
+	f.IntVar(&opts.Polls, "operation-polls", 0, "status polls a long-running operation answers InProgress before it ends (0: writes end within their request)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	return cmd
 }
@@ -76,13 +78,16 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 	if err := requireLoopback(opts.Listen); err != nil {
 		return err
 	}
+	if opts.Polls < 0 {
+		return usageErrorf("--operation-polls %d: want 0 or more", opts.Polls)
+	}
 	if len(opts.Seed) > 0 {
 		if err := seedState(opts.State, opts.Seed); err != nil {
 			return err
 		}
 	}
 	err := emulator.Serve(ctx, emulator.ServeOptions{
-		Options:  emulator.Options{StatePath: opts.State},
+		Options:  emulator.Options{StatePath: opts.State, InProgressPolls: opts.Polls, InstantOperations: opts.Polls <= 0},
 		Listen:   opts.Listen,
 		TLS:      opts.TLS,
 		CertFile: opts.CertFile,
