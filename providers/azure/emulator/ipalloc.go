@@ -85,7 +85,7 @@ func (a *allocator) claim(sk, ip, child string) *armError {
 			"IP configurations %s and %s request the same private IP address %s.", other, child, ip)
 	}
 	if o := a.usedElsewhere(sk, ip); o != "" {
-		return badRequest("PrivateIPAddressInUse", "IP address %s requested by %s is already in use by %s.", ip, child, a.t.get(o).id())
+		return badRequest("PrivateIPAddressInUse", "IP address %s requested by %s is already in use by %s.", ip, child, a.t.get(o).id)
 	}
 	if a.taken[sk] == nil {
 		a.taken[sk] = map[string]string{}

@@ -187,27 +187,30 @@ func (e *Emulator) journalExtendsSnapshot(first journalLineAt) bool {
 	return json.Unmarshal(rec, &h) == nil && h.Journal == journalVersion && h.Base == e.base
 }
 
-// replay applies one record: removals first, then puts (a request never
-// both puts and removes one key).
+// replay applies one record: removals first (appendRecord writes them
+// first; a request never both puts and removes one key), then puts.
 func (e *Emulator) replay(rec []byte) error {
-	v, err := armjson.Decode(rec)
-	m, _ := v.(obj)
-	if err != nil || m == nil {
-		return fmt.Errorf("record is not a JSON object: %v", err)
-	}
-	for _, k := range strList(m, "delete") {
-		e.store.remove(k)
-	}
-	for i, b := range getArr(m, "put") {
-		body, ok := b.(obj)
+	i := 0
+	_, err := armjson.Walk(rec, "put", false, func(v any, raw []byte) error {
+		body, ok := v.(obj)
 		if !ok {
 			return fmt.Errorf("put[%d] is not a JSON object", i)
 		}
-		if err := e.seedOne(body); err != nil {
+		if err := e.seedOne(body, raw); err != nil {
 			return fmt.Errorf("put[%d]: %w", i, err)
 		}
-	}
-	return nil
+		i++
+		return nil
+	}, func(key string, v any) error {
+		keys, _ := v.([]any)
+		for _, k := range keys {
+			if k, ok := k.(string); ok && key == "delete" {
+				e.store.remove(k)
+			}
+		}
+		return nil
+	})
+	return err
 }
 
 // journalLineAt is one line of the journal: data[start:end] including its

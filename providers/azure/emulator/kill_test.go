@@ -102,7 +102,7 @@ func etagOf(e *Emulator, path string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if en := e.store.get(key(path)); en != nil {
-		return getStr(en.body, "etag")
+		return getStr(en.body(), "etag")
 	}
 	return ""
 }
@@ -204,8 +204,8 @@ func checkState(t *testing.T, path string, run childRun) {
 			t.Errorf("%s: deleted (acknowledged), but the state has it", k)
 		case etag != "" && en == nil:
 			t.Errorf("%s: written (acknowledged, etag %s), but the state lacks it", k, etag)
-		case etag != "" && getStr(en.body, "etag") != etag:
-			t.Errorf("%s: acknowledged etag %s, state has %s", k, etag, getStr(en.body, "etag"))
+		case etag != "" && getStr(en.body(), "etag") != etag:
+			t.Errorf("%s: acknowledged etag %s, state has %s", k, etag, getStr(en.body(), "etag"))
 		}
 	}
 }

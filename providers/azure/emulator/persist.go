@@ -52,13 +52,14 @@ func (e *Emulator) load() error {
 	case err != nil:
 		return fmt.Errorf("read emulator state %s: %w", path, err)
 	}
-	if data != nil {
+	if data != nil && !e.loadSnapshot(data) {
+		e.store = newStore()
 		bodies, err := splitBodies(data)
 		if err != nil {
 			return fmt.Errorf("emulator state %s is corrupt (left untouched): %w", path, err)
 		}
 		for i, b := range bodies {
-			if err := e.seedOne(b); err != nil {
+			if err := e.seedOne(b, nil); err != nil {
 				return fmt.Errorf("emulator state %s: resource %d: %w (file left untouched)", path, i, err)
 			}
 		}
@@ -71,6 +72,26 @@ func (e *Emulator) load() error {
 	e.store.takeChanged()
 	e.store.track = true
 	return nil
+}
+
+// loadSnapshot loads a state file written by compact, {"resources":[…]},
+// one resource at a time, keeping each resource's JSON as read. It returns
+// false for anything else (the other shapes seeds come in, or an error),
+// which load then reads the general way, from an empty store, for the
+// general error messages.
+func (e *Emulator) loadSnapshot(data []byte) bool {
+	isBody := false
+	found, err := armjson.Walk(data, "resources", false, func(v any, raw []byte) error {
+		b, ok := v.(obj)
+		if !ok {
+			return errors.New("not a JSON object")
+		}
+		return e.seedOne(b, raw)
+	}, func(key string, _ any) error {
+		isBody = isBody || key == "id"
+		return nil
+	})
+	return err == nil && found && !isBody
 }
 
 // snapshotID names a snapshot's exact bytes; a journal records the one it

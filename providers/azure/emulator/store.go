@@ -7,19 +7,32 @@ import (
 	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
-// entry is one separately addressable resource, stored in GET shape.
+// entry is one separately addressable resource, stored in GET shape: its
+// JSON, and the decoded body once something needed it. Resources loaded
+// from the state file keep only their JSON until a write or a decorated
+// GET touches them: a plan over 10,000 Services never decodes the load
+// balancers it only lists (issue 15).
 type entry struct {
 	armType string
-	body    obj
-	raw     []byte // body as JSON, cached at commit so a save is a concatenation
+	id      string
+	raw     []byte // the body as JSON: a GET answer, a journal record, a snapshot line
+	decoded obj    // nil until body is called
 }
 
 func newEntry(armType string, body obj) *entry {
 	raw, _ := armjson.Append(nil, body)
-	return &entry{armType: armType, body: body, raw: raw}
+	return &entry{armType: armType, id: getStr(body, "id"), raw: raw, decoded: body}
 }
 
-func (e *entry) id() string { return getStr(e.body, "id") }
+// body returns the decoded body. Callers never modify it: a write stages a
+// copy.
+func (e *entry) body() obj {
+	if e.decoded == nil {
+		v, _ := armjson.Decode(e.raw)
+		e.decoded, _ = v.(obj)
+	}
+	return e.decoded
+}
 
 // store holds every resource by lower-cased ID plus the indexes that make
 // integrity checks O(1): inbound references, IP claims per subnet, public
@@ -66,7 +79,7 @@ func (s *store) put(k string, e *entry) {
 	if p := parentKey(e.armType, k); p != "" {
 		addSet(s.children, p, k)
 	}
-	f := factsOf(e.armType, e.body)
+	f := factsOf(e.armType, e.body())
 	s.facts[k] = f
 	for _, ed := range f.edges {
 		t := topKey(ed.target)
