@@ -57,7 +57,9 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 					return err
 				}
 			}
-			opts.Target.Verbose = a.global.Verbose
+			if err := opts.Target.complete(a); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runApply)
 		},
 	}

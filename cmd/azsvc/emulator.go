@@ -22,6 +22,7 @@ type emulatorServeOptions struct {
 	Seed     []string
 	Stats    bool
 	Polls    int
+	Budget   string
 }
 
 func newEmulatorCmd(a *app) *cobra.Command {
@@ -69,6 +70,7 @@ With --tls it serves HTTPS with a freshly generated self-signed certificate
 	f.StringVar(&opts.CertFile, "cert-file", "", "with --tls, write the certificate (PEM) to this file")
 	f.StringSliceVar(&opts.Seed, "seed", nil, "ARM resource bodies to add first (e.g. az network ... show -o json output)")
 	f.BoolVar(&opts.Stats, "stats", false, "print the request counts by method on shutdown")
+	f.StringVar(&opts.Budget, "write-budget", "", "allow WRITES per WINDOW, e.g. 1000/5m as ARM allows Microsoft.Network, answering 429 past it (default: no limit)")
 	f.IntVar(&opts.Polls, "operation-polls", 0, "status polls a long-running operation answers InProgress before it ends (0: writes end within their request)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	return cmd
@@ -81,13 +83,18 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 	if opts.Polls < 0 {
 		return usageErrorf("--operation-polls %d: want 0 or more", opts.Polls)
 	}
+	budget, err := parseWriteBudget("write-budget", opts.Budget)
+	if err != nil {
+		return err
+	}
 	if len(opts.Seed) > 0 {
 		if err := seedState(opts.State, opts.Seed); err != nil {
 			return err
 		}
 	}
-	err := emulator.Serve(ctx, emulator.ServeOptions{
-		Options:  emulator.Options{StatePath: opts.State, InProgressPolls: opts.Polls, InstantOperations: opts.Polls <= 0},
+	err = emulator.Serve(ctx, emulator.ServeOptions{
+		Options: emulator.Options{StatePath: opts.State, InProgressPolls: opts.Polls, InstantOperations: opts.Polls <= 0,
+			WriteBudget: budget.Writes, WriteWindow: budget.Window},
 		Listen:   opts.Listen,
 		TLS:      opts.TLS,
 		CertFile: opts.CertFile,

@@ -47,6 +47,10 @@ type targetOptions struct {
 	// Prune allows deleting azsvc-owned resources of Services absent from
 	// the input.
 	Prune bool
+	// EmulatorBudget limits the local emulator's writes (WRITES/WINDOW),
+	// as ARM limits a subscription's: apply paces itself to it.
+	EmulatorBudget string
+	budget         writeBudget
 	// Verbose is the global -v count: at 1 or more the local emulator's
 	// request counts are printed when the command is done.
 	Verbose int
@@ -56,5 +60,15 @@ func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.State, "state", "", "state file of the local ARM emulator, the target when no subscription is set (default .azsvc/state.json)")
 	f.BoolVar(&o.Prune, "prune", false, "also delete azsvc-owned resources of Services that are not in the input")
+	f.StringVar(&o.EmulatorBudget, "emulator-write-budget", "", "limit the local emulator to WRITES per WINDOW, e.g. 1000/5m, as ARM limits a subscription (default: no limit)")
 	_ = cmd.MarkFlagFilename("state", "json")
+}
+
+// complete takes what the flags alone do not say: the global -v, and the
+// parsed --emulator-write-budget.
+func (o *targetOptions) complete(a *app) error {
+	o.Verbose = a.global.Verbose
+	b, err := parseWriteBudget("emulator-write-budget", o.EmulatorBudget)
+	o.budget = b
+	return err
 }

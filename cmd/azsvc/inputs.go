@@ -18,6 +18,9 @@ func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) 
 		Subscription: c.Subscription,
 		StatePath:    t.State,
 		Prune:        t.Prune,
+
+		EmulatorWriteBudget: t.budget.Writes,
+		EmulatorWriteWindow: t.budget.Window,
 	}
 }
 

@@ -48,7 +48,9 @@ markdown (a pull request comment).`,
 			if err := requireFiles(opts.Files); err != nil {
 				return err
 			}
-			opts.Target.Verbose = a.global.Verbose
+			if err := opts.Target.complete(a); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}

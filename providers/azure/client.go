@@ -24,6 +24,7 @@ type Provider struct {
 	cred          azcore.TokenCredential
 	options       arm.ClientOptions
 	pollFrequency time.Duration
+	limits        *rateLimits
 
 	mu      sync.Mutex
 	clients map[string]*clients // by lower-cased subscription
@@ -60,11 +61,14 @@ func NewAzure(ctx context.Context, subscription string) (*Provider, error) {
 	if _, err := cred.GetToken(ctx, policy.TokenRequestOptions{Scopes: []string{scope}}); err != nil {
 		return nil, &credentialError{err: err}
 	}
+	limits := &rateLimits{}
 	return &Provider{
 		subscription:  subscription,
 		target:        "Azure subscription " + subscription,
 		cred:          cred,
+		options:       arm.ClientOptions{ClientOptions: policy.ClientOptions{PerRetryPolicies: []policy.Policy{limits}}},
 		pollFrequency: 5 * time.Second,
+		limits:        limits,
 		clients:       map[string]*clients{},
 	}, nil
 }
@@ -117,8 +121,10 @@ func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 	if poll == 0 {
 		poll = time.Second
 	}
+	limits := &rateLimits{}
 	o := arm.ClientOptions{
 		ClientOptions: policy.ClientOptions{
+			PerRetryPolicies: []policy.Policy{limits},
 			Cloud: cloud.Configuration{
 				ActiveDirectoryAuthorityHost: endpoint + "/",
 				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
@@ -148,6 +154,7 @@ func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 		cred:          staticToken{},
 		options:       o,
 		pollFrequency: poll,
+		limits:        limits,
 		clients:       map[string]*clients{},
 	}, nil
 }

@@ -43,6 +43,13 @@ type Options struct {
 	InstantOperations bool          // operations are done at once (no InProgress poll at all)
 	RetryAfter        time.Duration // sent as Retry-After-Ms on operations; 0 means 1ms
 	OperationTimeout  time.Duration // an operation nobody polls ends after this; 0 means 2s
+
+	// WriteBudget > 0 limits write requests to WriteBudget per WriteWindow
+	// (0 means 5 minutes), sliding, as ARM does; every write answer then
+	// carries x-ms-ratelimit-remaining-subscription-writes, and a write past
+	// the budget gets 429 with Retry-After (budget.go).
+	WriteBudget int
+	WriteWindow time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -74,6 +81,7 @@ type Emulator struct {
 	ops      *operations
 	faults   *faultSet
 	counters Counters
+	budget   *writeBudget
 	lock     *fileLock
 
 	// Persistence (persist.go, journal.go): the snapshot the journal
@@ -97,6 +105,7 @@ func Open(opts Options) (*Emulator, error) {
 		ops:      newOperations(),
 		faults:   newFaultSet(opts.Seed, opts.Faults),
 		counters: newCounters(),
+		budget:   newWriteBudget(opts.WriteBudget, opts.WriteWindow),
 
 		compactMin: compactAt,
 	}

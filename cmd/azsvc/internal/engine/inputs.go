@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
@@ -30,6 +31,10 @@ type Settings struct {
 	// StatePath is the local emulator's state file.
 	StatePath string
 	Prune     bool
+	// EmulatorWriteBudget > 0 limits the local emulator to that many
+	// writes per EmulatorWriteWindow, as ARM limits a subscription.
+	EmulatorWriteBudget int
+	EmulatorWriteWindow time.Duration
 }
 
 // DefaultStatePath is where the local emulator keeps its state.

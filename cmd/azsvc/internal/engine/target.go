@@ -54,7 +54,8 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 	}
 	// The emulator has nothing to wait for: its writes end within their
 	// request, as NRP's often do, so a write is one request (issue 15).
-	emu, err := emulator.Open(emulator.Options{StatePath: path, InstantOperations: true})
+	emu, err := emulator.Open(emulator.Options{StatePath: path, InstantOperations: true,
+		WriteBudget: s.EmulatorWriteBudget, WriteWindow: s.EmulatorWriteWindow})
 	if err != nil {
 		return nil, err
 	}
