@@ -119,7 +119,7 @@ func execute(ctx context.Context, p *plan.Plan, tg *engine.Target, opts *applyOp
 	}
 	// Apply paces itself to ARM's write budget (5-minute window) or to the
 	// local emulator's, when one was given.
-	pacing := apply.Pacing{Window: opts.Target.budget.Window}
+	pacing := apply.Pacing{Window: opts.Target.Budget.Window}
 	_, err := apply.Run(ctx, p, tg.Provider, apply.Options{Observer: obs, ProgressInterval: interval, Pacing: pacing})
 	if err != nil {
 		return applyError(err)

@@ -52,9 +52,18 @@ and run until Ctrl-C or SIGTERM, then save the state and exit.
 Any ARM client works against it: a plain curl of an ARM URL, the Azure SDKs
 (point the resource manager endpoint at the printed URL), or azsvc itself.
 With --tls it serves HTTPS with a freshly generated self-signed certificate
-(--cert-file writes it out so clients can trust it).`,
+(--cert-file writes it out so clients can trust it).
+
+The state file holds every resource as GET returns it; writes go to a
+journal next to it (STATE.journal) as they are made, folded into the state
+file on shutdown. --write-budget limits writes as ARM limits a subscription,
+--operation-polls makes long-running operations take polls as ARM's do, and
+--stats prints the requests served on shutdown.`,
 		Example: `  # Serve the state plan and apply use by default
   azsvc emulator serve --state .azsvc/state.json --listen 127.0.0.1:8443
+
+  # ARM's write limit and in-progress operations, with request counts at the end
+  azsvc emulator serve --write-budget 1000/5m --operation-polls 1 --stats
 
   # Then, from another shell
   curl 'http://127.0.0.1:8443/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Network/loadBalancers?api-version=2025-05-01'`,

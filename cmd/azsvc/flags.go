@@ -50,7 +50,7 @@ type targetOptions struct {
 	// EmulatorBudget limits the local emulator's writes (WRITES/WINDOW),
 	// as ARM limits a subscription's: apply paces itself to it.
 	EmulatorBudget string
-	budget         writeBudget
+	Budget         writeBudget // EmulatorBudget parsed, by complete
 	// Verbose is the global -v count: at 1 or more the local emulator's
 	// request counts are printed when the command is done.
 	Verbose int
@@ -69,6 +69,6 @@ func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
 func (o *targetOptions) complete(a *app) error {
 	o.Verbose = a.global.Verbose
 	b, err := parseWriteBudget("emulator-write-budget", o.EmulatorBudget)
-	o.budget = b
+	o.Budget = b
 	return err
 }

@@ -19,8 +19,8 @@ func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) 
 		StatePath:    t.State,
 		Prune:        t.Prune,
 
-		EmulatorWriteBudget: t.budget.Writes,
-		EmulatorWriteWindow: t.budget.Window,
+		EmulatorWriteBudget: t.Budget.Writes,
+		EmulatorWriteWindow: t.Budget.Window,
 	}
 }
 
