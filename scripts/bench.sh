@@ -7,6 +7,7 @@
 #   scripts/bench.sh                  # N = 1000 5000 10000 (a few minutes)
 #   scripts/bench.sh 1000 4000        # any Ns; ratios are against the first
 #   BENCH_DIR=/tmp/b scripts/bench.sh # keep the fixtures and state files
+#   BENCH_BIN=/tmp/old/azsvc scripts/bench.sh  # measure another build (before/after)
 #
 # Commands, per N (each on its own state file):
 #   plan-empty   azsvc plan over an empty emulator
@@ -21,12 +22,14 @@ cd "$(dirname "$0")/.."
 
 ns=("$@")
 [ ${#ns[@]} -gt 0 ] || ns=(1000 5000 10000)
-bin=bin/azsvc
+bin=${BENCH_BIN:-bin/azsvc}
 timefmt='%e %U %S %M'
 command -v /usr/bin/time >/dev/null || { echo "bench: needs GNU time at /usr/bin/time" >&2; exit 1; }
 
-echo "building $bin" >&2
-go build -o "$bin" ./cmd/azsvc
+if [ -z "${BENCH_BIN:-}" ]; then
+	echo "building $bin" >&2
+	go build -o "$bin" ./cmd/azsvc
+fi
 
 dir=${BENCH_DIR:-$(mktemp -d -t azsvc-bench.XXXXXX)}
 [ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
