@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -160,5 +161,18 @@ func TestETAUnderBudget(t *testing.T) {
 		if e.Type == EventComplete && e.Step == 40 && e.ETA != 0 {
 			t.Errorf("ETA after the last step: %s", e.ETA)
 		}
+	}
+}
+
+// Ctrl-C during a wait for the budget stops the run before the step: it is
+// not attempted, and the run reports an interruption.
+func TestInterruptedWhilePacing(t *testing.T) {
+	clock := newFakeClock()
+	arm := &budgetARM{fakeARM: newFakeARM(), clock: clock, budget: 3, window: time.Minute}
+	ctx, cancel := context.WithCancel(context.Background())
+	clock.onSleep = cancel
+	res, err := Run(ctx, pipSteps(5), arm, Options{Clock: clock, Pacing: Pacing{Window: time.Minute}})
+	if !errors.Is(err, ErrInterrupted) || len(res.Applied) != 3 || len(res.NotAttempted) != 2 || arm.writes != 3 {
+		t.Fatalf("err %v, %d applied, %d not attempted, %d writes; want interrupted after 3", err, len(res.Applied), len(res.NotAttempted), arm.writes)
 	}
 }
