@@ -15,9 +15,14 @@ import (
 // order": NSG destinations need the frontend IP, DNS A records the PE IP).
 type written struct {
 	resources map[plan.Key]*plan.Resource
+	// children[parent] are the keys of the inline children last returned
+	// with parent: a later write of the parent replaces exactly them.
+	children map[plan.Key][]plan.Key
 }
 
-func newWritten() *written { return &written{resources: map[plan.Key]*plan.Resource{}} }
+func newWritten() *written {
+	return &written{resources: map[plan.Key]*plan.Resource{}, children: map[plan.Key][]plan.Key{}}
+}
 
 // record stores a step's result. The target's earlier result and children
 // are forgotten first: a delete leaves nothing, and a put returns the
@@ -25,18 +30,21 @@ func newWritten() *written { return &written{resources: map[plan.Key]*plan.Resou
 func (w *written) record(step *plan.Step, res *plan.Resource, children []*plan.Resource) {
 	target := step.Target.Key()
 	delete(w.resources, target)
-	if hasChildKinds(step.Target.Kind) {
-		for k, r := range w.resources {
-			if pid, ok := r.ID.ParentID(); ok && pid.Key() == target {
-				delete(w.resources, k)
-			}
-		}
+	for _, k := range w.children[target] {
+		delete(w.resources, k)
 	}
+	delete(w.children, target)
 	if res != nil {
 		w.resources[res.Key()] = res
 	}
+	keys := make([]plan.Key, 0, len(children))
 	for _, c := range children {
-		w.resources[c.Key()] = c
+		k := c.Key()
+		w.resources[k] = c
+		keys = append(keys, k)
+	}
+	if len(keys) > 0 {
+		w.children[target] = keys
 	}
 }
 
@@ -148,15 +156,6 @@ func (w *written) lookup(src plan.Key, field string) (any, error) {
 		return nil, fmt.Errorf("known after apply from %s %s, but ARM returned no value for it", addressOf(src), field)
 	}
 	return v, nil
-}
-
-func hasChildKinds(parent plan.Kind) bool {
-	for _, k := range plan.Kinds() {
-		if k.Parent() == parent {
-			return true
-		}
-	}
-	return false
 }
 
 func index(v any, part string) any {

@@ -39,6 +39,11 @@ Without a terminal to confirm on, apply needs --auto-approve. A failure half
 way stops at once and reports what was done (exit 7); running apply again
 finishes the job.
 
+ARM allows 1,000 Microsoft.Network writes per 5 minutes per subscription.
+apply reads what is left after every write and, once the budget is spent,
+waits for its earlier writes to leave the window instead of running into
+429s; progress shows the waits and the expected time left.
+
 Output formats: text (the default) and json (JSON Lines progress events).`,
 		Example: `  # Plan, confirm, and apply the Services under deploy/
   azsvc apply -f deploy/ --config azure.json
@@ -65,6 +70,9 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 				}
 			}
 			opts.Target.Origins = a.resolved.origins(cmd)
+			if err := opts.Target.complete(a); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runApply)
 		},
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/azsvc/azsvc/render/planview"
 )
 
-func runApply(ctx context.Context, opts *applyOptions) error {
+func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if opts.PlanFile != "" {
 		return runApplySaved(ctx, opts)
 	}
@@ -29,7 +29,7 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	defer tg.Close()
+	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	// The plan goes to stderr under -o json, which keeps stdout JSON Lines.
 	planOut := opts.IO.Out
 	if opts.Output == "json" {
@@ -53,7 +53,7 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 
 // runApplySaved applies a plan saved by plan --out, after checking that
 // nothing it touches changed since (exit 5 otherwise).
-func runApplySaved(ctx context.Context, opts *applyOptions) error {
+func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	saved, p, err := engine.LoadSaved(opts.PlanFile)
 	if err != nil {
 		return err
@@ -70,7 +70,7 @@ func runApplySaved(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	defer tg.Close()
+	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	// Every apply names its target first, as the plan header does.
 	header := opts.IO.Out
 	if opts.Output == "json" {
@@ -123,7 +123,10 @@ func execute(ctx context.Context, p *plan.Plan, tg *engine.Target, opts *applyOp
 		}
 		obs = applyview.NewHuman(opts.IO.ErrOut, applyview.HumanOptions{TTY: tty})
 	}
-	_, err := apply.Run(ctx, p, tg.Provider, apply.Options{Observer: obs, ProgressInterval: interval})
+	// Apply paces itself to ARM's write budget (5-minute window) or to the
+	// local emulator's, when one was given.
+	pacing := apply.Pacing{Window: opts.Target.Budget.Window}
+	_, err := apply.Run(ctx, p, tg.Provider, apply.Options{Observer: obs, ProgressInterval: interval, Pacing: pacing})
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,13 @@ type targetOptions struct {
 	// Origins says where each setting came from (command line, environment
 	// or settings file), set when the command runs.
 	Origins map[string]engine.Origin
+	// EmulatorBudget limits the local emulator's writes (WRITES/WINDOW),
+	// as ARM limits a subscription's: apply paces itself to it.
+	EmulatorBudget string
+	Budget         writeBudget // EmulatorBudget parsed, by complete
+	// Verbose is the global -v count: at 1 or more the local emulator's
+	// request counts are printed when the command is done.
+	Verbose int
 }
 
 func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
@@ -78,8 +85,18 @@ func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
 	f.StringVar(&o.ARMEndpoint, "arm-endpoint", "", "target an ARM-compatible endpoint at this URL instead, e.g. the endpoint: azsvc emulator serve prints")
 	f.StringVar(&o.ARMToken, "arm-token", "", "bearer token for --arm-endpoint (better: env AZSVC_ARM_TOKEN, which stays out of the process list)")
 	f.BoolVar(&o.Prune, "prune", false, "also delete azsvc-owned resources of Services that are not in the input")
+	f.StringVar(&o.EmulatorBudget, "emulator-write-budget", "", "limit the local emulator to WRITES per WINDOW, e.g. 1000/5m, as ARM limits a subscription (default: no limit)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{engine.TargetAuto, engine.TargetAzure, engine.TargetEmulator}, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// complete takes what the flags alone do not say: the global -v, and the
+// parsed --emulator-write-budget.
+func (o *targetOptions) complete(a *app) error {
+	o.Verbose = a.global.Verbose
+	b, err := parseWriteBudget("emulator-write-budget", o.EmulatorBudget)
+	o.Budget = b
+	return err
 }

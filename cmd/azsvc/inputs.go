@@ -24,6 +24,9 @@ func settings(io *IOStreams, in inputOptions, c clusterOptions, t targetOptions)
 		ARMEndpoint:  t.ARMEndpoint,
 		ARMToken:     t.ARMToken,
 		Origins:      t.Origins,
+
+		EmulatorWriteBudget: t.Budget.Writes,
+		EmulatorWriteWindow: t.Budget.Window,
 	}
 }
 

@@ -52,6 +52,9 @@ markdown (a pull request comment).`,
 				return err
 			}
 			opts.Target.Origins = a.resolved.origins(cmd)
+			if err := opts.Target.complete(a); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}

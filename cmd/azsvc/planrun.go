@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -13,7 +14,7 @@ import (
 	"github.com/azsvc/azsvc/render/planview"
 )
 
-func runPlan(ctx context.Context, opts *planOptions) error {
+func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target)
 	if err != nil {
 		return err
@@ -22,7 +23,7 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	if err != nil {
 		return err
 	}
-	defer tg.Close()
+	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	view := engine.View(p, in, tg, opts.Files)
 	if opts.Out != "" && !in.HasErrors() {
 		saved, err := engine.Save(opts.Out, p, res, in, tg)
@@ -57,6 +58,28 @@ func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*eng
 		return nil, nil, nil, err
 	}
 	return tg, p, res, nil
+}
+
+// closeTarget saves and releases the local emulator's state and, with -v,
+// prints how many requests it served (scripts/bench.sh reads the line).
+func closeTarget(tg *engine.Target, io *IOStreams, t targetOptions) error {
+	err := tg.Close()
+	if t.Verbose > 0 && tg.Emulator != nil {
+		fmt.Fprintf(io.ErrOut, "azsvc: emulator %s\n", tg.Emulator.Counters().Summary())
+	}
+	if err != nil {
+		return fmt.Errorf("close %s: %w", tg.Describe(), err)
+	}
+	return nil
+}
+
+// joinClose adds a failure to close the target to the command's error,
+// leaving the error as it was when closing succeeded.
+func joinClose(err, closeErr error) error {
+	if closeErr == nil {
+		return err
+	}
+	return errors.Join(err, closeErr)
 }
 
 func renderPlan(w io.Writer, format string, view planview.Input, io *IOStreams) error {

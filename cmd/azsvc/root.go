@@ -53,6 +53,7 @@ applies it one write at a time.`,
 		newApplyCmd(a, nil),
 		newVersionCmd(a, nil),
 		newEmulatorCmd(a),
+		newBenchFixtureCmd(a),
 		newHelpTopic("exit-codes", "Exit codes of every azsvc command", exitCodesHelp()),
 		newHelpTopic("environment", "Environment variables azsvc reads", environmentHelp),
 	)

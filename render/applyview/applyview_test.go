@@ -76,6 +76,44 @@ func summary(s apply.Summary) apply.Event {
 	return apply.Event{Type: apply.EventSummary, Steps: steps, Elapsed: s.Elapsed, Summary: &s}
 }
 
+func eta(e apply.Event, d time.Duration) apply.Event {
+	e.ETA = d
+	return e
+}
+
+// budgetWait is apply's wait for ARM's write budget before step e.
+func budgetWait(e apply.Event, wait time.Duration, left int, etaAfter time.Duration) apply.Event {
+	e = with(e, apply.EventProgress, 0)
+	e.BudgetWait, e.BudgetLeft, e.Window, e.ETA = wait, left, 5*time.Minute, wait+etaAfter
+	return e
+}
+
+// Runs of 100 steps or more get a progress line every tenth of the way.
+func TestHumanMilestones(t *testing.T) {
+	tests := []struct {
+		steps, step int
+		eta         time.Duration
+		want        string
+	}{
+		{99, 90, time.Minute, ""},
+		{2541, 254, 31 * time.Minute, "Progress: 254 of 2541 writes, about 31m left.\n"},
+		{2541, 255, 31 * time.Minute, ""},
+		{200, 40, 5 * time.Second, "Progress: 40 of 200 writes.\n"},
+		{200, 60, 90 * time.Second, "Progress: 60 of 200 writes, about 1m30s left.\n"},
+		{200, 200, 0, ""},
+	}
+	for _, tc := range tests {
+		var buf bytes.Buffer
+		h := NewHuman(&buf, HumanOptions{})
+		e := step(tc.step, "pip/x", plan.ActionCreate, 1)
+		e.Steps = tc.steps
+		h.Event(eta(with(e, apply.EventComplete, time.Second), tc.eta))
+		if got := strings.TrimPrefix(buf.String(), "pip/x: Creation complete after 1s\n"); got != tc.want {
+			t.Errorf("step %d of %d, ETA %s: %q, want %q", tc.step, tc.steps, tc.eta, got, tc.want)
+		}
+	}
+}
+
 func scripts() map[string][]apply.Event {
 	badRef := "Resource /subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/kubernetes/probes/a1-TCP-80 referenced by resource rule a1-TCP-80 was not found."
 	return map[string][]apply.Event{
@@ -94,6 +132,16 @@ func scripts() map[string][]apply.Event {
 				Applied: []string{"pip/kubernetes-a1", "lb/kubernetes", "nsg/aks-agentpool-nsg"},
 				Outputs: []apply.Output{{Address: "pip/kubernetes-a1", Field: "ipAddress", Value: "20.1.2.3"},
 					{Address: "lb/kubernetes/frontend/a1-snet", Field: "privateIPAddress", Value: "10.0.0.7"}}}), 77*time.Second).events,
+		"paced": newScript().
+			add(with(pip, apply.EventStart, 0), 0).add(eta(with(pip, apply.EventComplete, 2*time.Second), 5*time.Minute), 2*time.Second).
+			add(budgetWait(lb, 4*time.Minute+50*time.Second, 0, 5*time.Second), 2*time.Second).
+			add(with(lb, apply.EventStart, 0), 292*time.Second).
+			add(eta(with(lb, apply.EventComplete, 3*time.Second), 3*time.Second), 295*time.Second).
+			add(budgetWait(nsg, 300*time.Millisecond, 0, 4*time.Second), 295*time.Second).
+			add(with(nsg, apply.EventStart, 0), 296*time.Second).
+			add(with(nsg, apply.EventComplete, time.Second), 297*time.Second).
+			add(summary(apply.Summary{Outcome: apply.OutcomeComplete, Created: 1, Updated: 2, Elapsed: 297 * time.Second,
+				Applied: []string{"pip/kubernetes-a1", "lb/kubernetes", "nsg/aks-agentpool-nsg"}}), 297*time.Second).events,
 		"partial": newScript().
 			add(with(pip, apply.EventStart, 0), 0).add(with(pip, apply.EventComplete, 2*time.Second), 2*time.Second).
 			add(with(lb, apply.EventStart, 0), 2*time.Second).

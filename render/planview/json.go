@@ -21,6 +21,7 @@ type jsonPlan struct {
 	Applyable     bool                 `json:"applyable"`
 	Errored       bool                 `json:"errored"`
 	Summary       Summary              `json:"summary"`
+	ApplyEstimate *ApplyEstimate       `json:"apply_estimate,omitempty"`
 	Changes       []jsonChange         `json:"changes"`
 	Steps         []jsonStep           `json:"steps"`
 	Drift         []jsonChange         `json:"drift"`
@@ -82,7 +83,7 @@ func JSON(w io.Writer, in Input) error {
 	doc := jsonPlan{
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
 		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
-		Summary: Summarize(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
+		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[*plan.Change]int{}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
@@ -43,6 +44,10 @@ type Settings struct {
 	// Origins says where target, state, arm-endpoint and arm-token came
 	// from; a setting missing here counts as given on the command line.
 	Origins map[string]Origin
+	// EmulatorWriteBudget > 0 limits the local emulator to that many
+	// writes per EmulatorWriteWindow, as ARM limits a subscription.
+	EmulatorWriteBudget int
+	EmulatorWriteWindow time.Duration
 }
 
 // DefaultStatePath is where the local emulator keeps its state.
