@@ -12,8 +12,8 @@ import (
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/diff"
 	"github.com/azsvc/azsvc/plan/graph"
-	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/resolve"
 )
 
