@@ -51,18 +51,18 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	return execute(ctx, p, tg, opts)
 }
 
-// runApplySaved applies a plan saved by plan --out, after checking that
-// nothing it touches changed since (exit 5 otherwise).
+// runApplySaved applies a plan saved by plan --out once it made the plan
+// again from the inputs the file records and got exactly the same steps
+// (exit 5 otherwise), and once someone approved it: a saved plan is asked
+// for on a terminal like a fresh one, and without a terminal it needs
+// --auto-approve (exit 64), which is stricter than Terraform on purpose.
 func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	saved, p, err := engine.LoadSaved(opts.PlanFile)
 	if err != nil {
 		return err
 	}
 	s := settings(opts.IO, inputOptions{}, opts.Cluster, opts.Target)
-	if s.AzureConfig == "" {
-		return usageErrorf("applying a saved plan needs the cluster configuration too: pass --config azure.json")
-	}
-	in, err := engine.LoadConfigOnly(s)
+	in, err := engine.InputsFromSaved(saved, s)
 	if err != nil {
 		return err
 	}
@@ -77,12 +77,15 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 		header = opts.IO.ErrOut
 	}
 	fmt.Fprintf(header, "%-15s %s\n", "Target:", tg.Describe())
-	if err := engine.CheckSaved(ctx, saved, tg); err != nil {
+	if err := engine.CheckSaved(ctx, saved, in, tg); err != nil {
 		return err
 	}
 	if len(p.Steps) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "No changes. Azure networking matches the Services.")
 		return nil
+	}
+	if err := confirm(opts); err != nil {
+		return err
 	}
 	return execute(ctx, p, tg, opts)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/preflight"
 )
 
@@ -73,7 +74,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitInvalid
 	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrPartial):
 		return exitPartial
-	case errors.Is(err, apply.ErrStale):
+	case errors.Is(err, apply.ErrStale), errors.Is(err, planfile.ErrModified):
 		return exitStale
 	}
 	return exitRuntime

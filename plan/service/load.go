@@ -71,8 +71,16 @@ func LoadWith(paths []string, stdin io.Reader, opts Options) (*Input, error) {
 
 // Decode reads one file's bytes as Load does.
 func Decode(name string, data []byte) *Input {
+	return DecodeFiles([]string{name}, map[string][]byte{name: data})
+}
+
+// DecodeFiles reads files already in memory, in the order names gives, as
+// Load reads them from disk: a saved plan's recorded manifests.
+func DecodeFiles(names []string, data map[string][]byte) *Input {
 	in := newInput()
-	in.add(name, data)
+	for _, name := range names {
+		in.add(name, data[name])
+	}
 	in.finish()
 	return in
 }

@@ -72,6 +72,11 @@ type Inputs struct {
 	Diagnostics []service.Diagnostic
 	Desired     *plan.State
 	Scope       plan.Scope
+	// ConfigName and ConfigData are azure.json's path and bytes as read;
+	// Subscription is azsvc's subscription setting. A saved plan records
+	// them (without the configuration's secrets).
+	ConfigName, Subscription string
+	ConfigData               []byte
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -88,7 +93,7 @@ func (in *Inputs) HasErrors() bool {
 // Only I/O and configuration problems are errors; problems in the Services
 // are Diagnostics.
 func LoadInputs(s Settings) (*Inputs, error) {
-	cfg, notes, known, err := loadConfig(s)
+	data, err := readConfig(s)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +101,18 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Inputs{Service: svc, Config: cfg, Notes: notes, SubscriptionKnown: known}
+	return inputsOf(s, svc, data)
+}
+
+// inputsOf validates svc and builds its desired state under the
+// configuration in data.
+func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
+	cfg, notes, known, err := parseConfig(s, data)
+	if err != nil {
+		return nil, err
+	}
+	in := &Inputs{Service: svc, Config: cfg, Notes: notes, SubscriptionKnown: known,
+		ConfigName: s.AzureConfig, ConfigData: data, Subscription: s.Subscription}
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
 	state, scope, refusals := desired.Build(svc.Services, cfg)
@@ -107,27 +123,18 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	return in, nil
 }
 
-// LoadConfigOnly reads the configuration without manifests: what applying a
-// saved plan needs to reach its target.
-func LoadConfigOnly(s Settings) (*Inputs, error) {
-	cfg, notes, known, err := loadConfig(s)
-	if err != nil {
-		return nil, err
-	}
-	// The desired state of no Services still knows where the cluster's
-	// resources live: what the saved plan's target is read from.
-	state, scope, _ := desired.Build(nil, cfg)
-	return &Inputs{Service: &service.Input{}, Config: cfg, Notes: notes, SubscriptionKnown: known, Desired: state, Scope: scope}, nil
-}
-
-func loadConfig(s Settings) (*cluster.Config, []string, bool, error) {
+func readConfig(s Settings) ([]byte, error) {
 	if s.AzureConfig == "" {
-		return nil, nil, false, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")
+		return nil, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")
 	}
 	data, err := os.ReadFile(s.AzureConfig)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("read cluster configuration: %w", err)
+		return nil, fmt.Errorf("read cluster configuration: %w", err)
 	}
+	return data, nil
+}
+
+func parseConfig(s Settings, data []byte) (*cluster.Config, []string, bool, error) {
 	cfg, notes, err := cluster.Parse(data)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("%s: %w", s.AzureConfig, err)
