@@ -135,3 +135,35 @@ func stateBody(t *testing.T, state, id string) string {
 	}
 	return string(body)
 }
+
+// A loadBalancerSku: basic cluster cannot get new Basic load balancers or
+// public IPs since Azure retired them: plan refuses at once (exit 4) and
+// apply writes nothing, instead of stopping half-way.
+func TestBasicSKURefusedAtPlanTime(t *testing.T) {
+	c := newCLI(t)
+	data, err := os.ReadFile("../../examples/azure.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg["loadBalancerSku"] = "basic"
+	basic, _ := json.Marshal(cfg)
+	azureJSON := filepath.Join(c.dir, "azure.json")
+	writeFile(t, azureJSON, string(basic))
+	state := filepath.Join(c.dir, "state.json")
+	args := func(cmd string, extra ...string) []string {
+		return append([]string{"--settings", "../../examples/azsvc.yaml", cmd, "-f", "../../examples/public-basic",
+			"--config", azureJSON, "--state", state}, extra...)
+	}
+	res := c.run(args("plan")...)
+	if res.code != exitInvalid || !strings.Contains(res.stderr, "Azure retired Basic SKU load balancers") {
+		t.Fatalf("plan: exit %d\n%s", res.code, res.stderr)
+	}
+	res = c.run(args("apply", "--auto-approve")...)
+	if res.code != exitInvalid || strings.Contains(res.stderr, "Apply") {
+		t.Fatalf("apply: exit %d\n%s", res.code, res.stderr)
+	}
+}
