@@ -22,8 +22,6 @@ type Node struct {
 	// whole), "" for an operation that is a write of its own.
 	Group     plan.Key
 	GroupRank int
-	// Label names the operation in a cycle error, e.g. "create pe/x".
-	Label string
 }
 
 // Graph schedules operations into writes. Add nodes, Connect them, then
@@ -41,6 +39,9 @@ type Node struct {
 // dropping a frontend whose public IP is replaced, then adding it back
 // after the new IP exists).
 type Graph struct {
+	// Name names node i in a cycle error, e.g. "create pe/x"; by default
+	// its key.
+	Name   func(i int) string
 	nodes  []*node
 	groups map[plan.Key]*group
 	ready  unitHeap
@@ -300,7 +301,11 @@ func (g *Graph) cycleError() error {
 	}
 	names := make([]string, len(found))
 	for i, n := range found {
-		names[i] = g.nodes[n].Label
+		if g.Name != nil {
+			names[i] = g.Name(n)
+		} else {
+			names[i] = string(g.nodes[n].Key)
+		}
 	}
 	return fmt.Errorf("cannot order the plan: dependency cycle %s", strings.Join(names, " -> "))
 }

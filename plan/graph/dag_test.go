@@ -15,7 +15,7 @@ func writesOf(g *Graph, writes [][]int) string {
 	for _, w := range writes {
 		var names []string
 		for _, i := range w {
-			names = append(names, g.nodes[i].Label)
+			names = append(names, string(g.nodes[i].Key))
 		}
 		out = append(out, strings.Join(names, "+"))
 	}
@@ -35,32 +35,32 @@ func TestScheduleSmallGraphs(t *testing.T) {
 	}{
 		{
 			name:  "independent writes by class, rank, key",
-			nodes: []Node{{Key: "c", Rank: 1, Label: "c"}, {Key: "b", Rank: 2, Label: "b"}, {Key: "a", Rank: 2, Delete: true, Label: "a"}},
+			nodes: []Node{{Key: "c", Rank: 1}, {Key: "b", Rank: 2}, {Key: "a", Rank: 2, Delete: true}},
 			want:  "c | b | a",
 		},
 		{
 			name: "a group waits for all its operations, then is one write",
-			nodes: []Node{{Key: "pip", Rank: 10, Label: "pip"},
-				{Key: "lb/fe", Rank: 21, Group: "lb", GroupRank: 20, Label: "fe"},
-				{Key: "lb/rule", Rank: 24, Group: "lb", GroupRank: 20, Label: "rule"}},
+			nodes: []Node{{Key: "pip", Rank: 10},
+				{Key: "lb/fe", Rank: 21, Group: "lb", GroupRank: 20},
+				{Key: "lb/rule", Rank: 24, Group: "lb", GroupRank: 20}},
 			edges: []edge{{"pip", "lb/fe", false}, {"lb/fe", "lb/rule", false}},
-			want:  "pip | fe+rule",
+			want:  "pip | lb/fe+lb/rule",
 		},
 		{
 			name: "a group in a cycle with an outside write is written in parts",
-			nodes: []Node{{Key: "pip", Rank: 10, Delete: true, Label: "delete pip"},
-				{Key: "pip2", Rank: 10, Label: "create pip"},
-				{Key: "lb/fe", Rank: 21, Group: "lb", GroupRank: 20, Delete: true, Label: "drop fe"},
-				{Key: "lb/fe2", Rank: 21, Group: "lb", GroupRank: 20, Label: "add fe"}},
+			nodes: []Node{{Key: "pip", Rank: 10, Delete: true},
+				{Key: "pip2", Rank: 10},
+				{Key: "lb/fe", Rank: 21, Group: "lb", GroupRank: 20, Delete: true},
+				{Key: "lb/fe2", Rank: 21, Group: "lb", GroupRank: 20}},
 			edges: []edge{{"lb/fe", "pip", false}, {"pip", "pip2", true}, {"pip2", "lb/fe2", false}},
-			want:  "drop fe | delete pip | create pip | add fe",
+			want:  "lb/fe | pip | pip2 | lb/fe2",
 		},
 		{
 			name: "weak edges order the operations inside one write",
-			nodes: []Node{{Key: "lb/probe", Rank: 23, Group: "lb", Delete: true, Label: "delete probe"},
-				{Key: "lb/rule", Rank: 24, Group: "lb", Delete: true, Label: "delete rule"}},
+			nodes: []Node{{Key: "lb/probe", Rank: 23, Group: "lb", Delete: true},
+				{Key: "lb/rule", Rank: 24, Group: "lb", Delete: true}},
 			edges: []edge{{"lb/rule", "lb/probe", false}},
-			want:  "delete rule+delete probe",
+			want:  "lb/rule+lb/probe",
 		},
 	}
 	for _, tt := range tests {
@@ -88,8 +88,10 @@ func TestScheduleSmallGraphs(t *testing.T) {
 
 func TestScheduleNamesCycle(t *testing.T) {
 	g := New()
-	a := g.Add(Node{Key: "a", Label: "create pe/pe-a"})
-	b := g.Add(Node{Key: "b", Label: "create pls/pls-b"})
+	labels := []string{"create pe/pe-a", "create pls/pls-b"}
+	g.Name = func(i int) string { return labels[i] }
+	a := g.Add(Node{Key: "a"})
+	b := g.Add(Node{Key: "b"})
 	g.Connect(a, b, false)
 	g.Connect(b, a, false)
 	_, err := g.Schedule()

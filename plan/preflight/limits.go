@@ -34,7 +34,7 @@ func checkLimits(p *plan.Plan, w *world) ([]plan.Limit, []error) {
 		switch st.Target.Kind {
 		case plan.KindLoadBalancer:
 			all = append(all, lbLimits(addr, st)...)
-			all = append(all, plan.Limit{Name: "pls_per_lb", Scope: addr, Used: len(w.plsOnLB(k)), Max: maxPLSPerLB})
+			all = append(all, plan.Limit{Name: "pls_per_lb", Scope: addr, Used: w.plsOnLB(k), Max: maxPLSPerLB})
 		case plan.KindSecurityGroup:
 			all = append(all, nsgLimits(addr, st.Children)...)
 		case plan.KindPrivateLinkService:
@@ -89,22 +89,4 @@ func nsgLimits(addr string, rules []*plan.Resource) []plan.Limit {
 		{Name: "nsg_source_prefixes", Scope: addr, Used: src, Max: maxNSGPrefixes},
 		{Name: "nsg_destination_prefixes", Scope: addr, Used: dst, Max: maxNSGPrefixes},
 	}
-}
-
-// plsOnLB are the private link services on the LB's frontends after the
-// plan.
-func (w *world) plsOnLB(lb plan.Key) []*plan.Resource {
-	var out []*plan.Resource
-	for k, r := range w.after {
-		if r.Kind() != plan.KindPrivateLinkService {
-			continue
-		}
-		for _, fe := range plan.AsPrivateLinkService(r).FrontendIDs() {
-			if parent, ok := fe.Parent(); ok && parent == lb {
-				out = append(out, w.after[k])
-				break
-			}
-		}
-	}
-	return out
 }

@@ -17,7 +17,7 @@ func checkPLS(w *world) []error {
 		pls := plan.AsPrivateLinkService(st.Body)
 		for _, fe := range pls.FrontendIDs() {
 			lbKey, _ := fe.Parent()
-			if lb, ok := w.after[lbKey]; ok && !strings.EqualFold(orDefault(plan.AsLoadBalancer(lb).SKUName()), "Standard") {
+			if lb, ok := w.get(lbKey); ok && !strings.EqualFold(orDefault(plan.AsLoadBalancer(lb).SKUName()), "Standard") {
 				errs = append(errs, fmt.Errorf("%s: a private link service needs a Standard load balancer, and %s is %s",
 					st.Target.Address(), lb.ID.Address(), plan.AsLoadBalancer(lb).SKUName()))
 			}
@@ -25,7 +25,7 @@ func checkPLS(w *world) []error {
 		seen := map[plan.Key]bool{}
 		for _, c := range pls.NATIPConfigs() {
 			k := plan.KeyOf(c.SubnetID)
-			sn, ok := w.after[k]
+			sn, ok := w.get(k)
 			if !ok || seen[k] {
 				continue
 			}

@@ -19,23 +19,28 @@ const defaultSKU = "Standard"
 func checkSKUs(w *world) []error {
 	var errs []error
 	for _, st := range w.puts(plan.KindPublicIP) {
-		if w.created(st.Target.Key()) && strings.EqualFold(plan.AsPublicIP(st.Body).SKUName(), "Basic") {
+		if w.created(st) && strings.EqualFold(plan.AsPublicIP(st.Body).SKUName(), "Basic") {
 			errs = append(errs, retired(st.Target, "public IPs"))
 		}
 	}
 	for _, st := range w.puts(plan.KindLoadBalancer) {
 		lbSKU := orDefault(plan.AsLoadBalancer(st.Body).SKUName())
-		if w.created(st.Target.Key()) && strings.EqualFold(lbSKU, "Basic") {
+		if w.created(st) && strings.EqualFold(lbSKU, "Basic") {
 			errs = append(errs, retired(st.Target, "load balancers"))
 			continue
 		}
-		for _, fe := range w.children(st.Target.Key()) {
+		// ARM validates the whole body of an LB on every PUT: every
+		// frontend it carries is checked, not only the changed ones.
+		for _, fe := range st.Children {
 			if fe.Kind() != plan.KindFrontend {
 				continue
 			}
-			pipKey := plan.KeyOf(plan.AsFrontend(fe).PublicIPID())
-			pip, ok := w.after[pipKey]
-			if !ok || !(w.written[pipKey] || w.written[fe.Key()]) {
+			id := plan.AsFrontend(fe).PublicIPID()
+			if id == "" {
+				continue
+			}
+			pip, ok := w.get(plan.KeyOf(id))
+			if !ok {
 				continue
 			}
 			if pipSKU := orDefault(plan.AsPublicIP(pip).SKUName()); !strings.EqualFold(pipSKU, lbSKU) {

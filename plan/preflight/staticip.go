@@ -17,29 +17,34 @@ type ipconfig struct {
 	subnet  plan.Key
 	ip      netip.Addr
 	static  bool
-	written bool
+	written bool // carried by a PUT of this plan, which ARM validates
 }
 
 // checkStaticIPs refuses static private IPs ARM would refuse (arm-rules
 // §2.2, as the emulator enforces): outside their subnet's prefix, among the
 // five addresses Azure reserves in it, or taken by another IP
-// configuration after the plan.
+// configuration after the plan. Only IPs a PUT of the plan carries are
+// checked, against every IP that holds an address after the plan.
 func checkStaticIPs(w *world) []error {
-	all := w.ipconfigs()
+	written := w.writtenIPConfigs()
+	if !slices.ContainsFunc(written, func(c ipconfig) bool { return c.static }) {
+		return nil
+	}
+	all := w.allIPConfigs()
 	var errs []error
-	for _, c := range all {
-		if !c.static || !c.written {
+	for _, c := range written {
+		if !c.static {
 			continue
 		}
-		sn, ok := w.after[c.subnet]
+		sn, ok := w.get(c.subnet)
 		if !ok {
 			continue // a missing subnet is blocked before here
 		}
-		pfx, found := containing(plan.AsSubnet(sn).Prefixes(), c.ip)
+		prefixes := plan.AsSubnet(sn).Prefixes()
+		pfx, found := containing(prefixes, c.ip)
 		switch {
 		case !found:
-			errs = append(errs, fmt.Errorf("%s: static IP %s is outside subnet %s (%s)", c.address, c.ip, sn.Name(),
-				strings.Join(plan.AsSubnet(sn).Prefixes(), ", ")))
+			errs = append(errs, fmt.Errorf("%s: static IP %s is outside subnet %s (%s)", c.address, c.ip, sn.Name(), strings.Join(prefixes, ", ")))
 		case reserved(pfx, c.ip):
 			errs = append(errs, fmt.Errorf("%s: static IP %s is one of the five addresses Azure reserves in subnet %s (%s)", c.address, c.ip, sn.Name(), pfx))
 		default:
@@ -51,31 +56,65 @@ func checkStaticIPs(w *world) []error {
 	return errs
 }
 
-// ipconfigs lists the private IPs of frontends and PLS NAT configurations
-// after the plan, in key order.
-func (w *world) ipconfigs() []ipconfig {
+// writtenIPConfigs are the private IPs the plan's PUTs carry: the frontends
+// of every LB it writes, the NAT IPs of every PLS it writes.
+func (w *world) writtenIPConfigs() []ipconfig {
 	var out []ipconfig
-	add := func(owner *plan.Resource, subnet string, static bool, addr string) {
-		ip, err := netip.ParseAddr(addr)
-		if subnet == "" || err != nil {
-			return
+	for _, st := range w.puts(plan.KindLoadBalancer) {
+		for _, r := range st.Children {
+			out = appendFrontend(out, r, true)
 		}
-		out = append(out, ipconfig{owner: owner.Key(), address: owner.ID.Address(), subnet: plan.KeyOf(subnet),
-			ip: ip.Unmap(), static: static, written: w.written[owner.Key()]})
 	}
-	for _, k := range slices.Sorted(maps.Keys(w.after)) {
-		r := w.after[k]
-		switch r.Kind() {
-		case plan.KindFrontend:
-			fe := plan.AsFrontend(r)
-			add(r, fe.SubnetID(), fe.Static(), fe.PrivateIP())
-		case plan.KindPrivateLinkService:
-			for _, c := range plan.AsPrivateLinkService(r).NATIPConfigs() {
-				add(r, c.SubnetID, c.Static, c.Address)
-			}
-		}
+	for _, st := range w.puts(plan.KindPrivateLinkService) {
+		out = appendNATIPs(out, st.Body, true)
 	}
 	return out
+}
+
+// allIPConfigs are the private IPs after the plan: frontends of every load
+// balancer, NAT IPs of every private link service.
+func (w *world) allIPConfigs() []ipconfig {
+	var out []ipconfig
+	lbs := map[plan.Key]bool{}
+	for _, e := range w.obs.OfKind(plan.KindLoadBalancer) {
+		lbs[e.Key] = true
+	}
+	for _, st := range w.puts(plan.KindLoadBalancer) {
+		lbs[st.Target.Key()] = true
+	}
+	for _, lb := range slices.Sorted(maps.Keys(lbs)) {
+		for _, r := range w.children(lb) {
+			out = appendFrontend(out, r, false)
+		}
+	}
+	for _, pls := range w.privateLinkServices() {
+		out = appendNATIPs(out, pls, false)
+	}
+	return out
+}
+
+func appendFrontend(out []ipconfig, r *plan.Resource, written bool) []ipconfig {
+	if r.Kind() != plan.KindFrontend {
+		return out
+	}
+	fe := plan.AsFrontend(r)
+	return appendIPConfig(out, r, fe.SubnetID(), fe.Static(), fe.PrivateIP(), written)
+}
+
+func appendNATIPs(out []ipconfig, r *plan.Resource, written bool) []ipconfig {
+	for _, c := range plan.AsPrivateLinkService(r).NATIPConfigs() {
+		out = appendIPConfig(out, r, c.SubnetID, c.Static, c.Address, written)
+	}
+	return out
+}
+
+func appendIPConfig(out []ipconfig, owner *plan.Resource, subnet string, static bool, addr string, written bool) []ipconfig {
+	ip, err := netip.ParseAddr(addr)
+	if subnet == "" || err != nil {
+		return out
+	}
+	return append(out, ipconfig{owner: owner.Key(), address: owner.ID.Address(), subnet: plan.KeyOf(subnet),
+		ip: ip.Unmap(), static: static, written: written})
 }
 
 func containing(prefixes []string, ip netip.Addr) (netip.Prefix, bool) {

@@ -7,79 +7,49 @@ import (
 	"github.com/azsvc/azsvc/plan"
 )
 
-// world is ARM's state as it will be after the plan: the observed state
-// with every step applied, and which resources the plan writes.
+// world answers what a resource will be after the plan: the last step that
+// writes it, or what ARM holds now. It indexes only the steps, so a check
+// costs what it reads, not the size of the state (10,000 Services).
 type world struct {
 	obs     *plan.Index
-	after   map[plan.Key]*plan.Resource
-	kids    map[plan.Key]map[plan.Key]*plan.Resource // parent -> children after
-	final   map[plan.Key]*plan.Step                  // the last step of each target
-	written map[plan.Key]bool                        // resources a put writes (children included)
-	targets []plan.Key                               // final targets, sorted
+	final   map[plan.Key]*plan.Step // the last step of each target
+	targets []plan.Key              // final targets, sorted
+	plsByLB map[plan.Key]int        // private link services per LB after the plan, built on first use
 }
 
 func newWorld(p *plan.Plan, obs *plan.Index) *world {
-	w := &world{obs: obs, after: map[plan.Key]*plan.Resource{}, kids: map[plan.Key]map[plan.Key]*plan.Resource{},
-		final: map[plan.Key]*plan.Step{}, written: map[plan.Key]bool{}}
-	for _, e := range obs.Entries {
-		w.after[e.Key] = e.R
-		if pk, ok := e.Key.Parent(); ok && e.R.Kind().Parent() != "" {
-			w.kid(pk)[e.Key] = e.R
-		}
-	}
+	w := &world{obs: obs, final: make(map[plan.Key]*plan.Step, len(p.Steps))}
 	for _, st := range p.Steps {
-		k := st.Target.Key()
-		w.final[k] = st
-		if st.Op == plan.OpDelete {
-			delete(w.after, k)
-			for ck := range w.kids[k] {
-				delete(w.after, ck)
-			}
-			delete(w.kids, k)
-			continue
-		}
-		w.after[k], w.written[k] = st.Body, true
-		if st.Target.Kind == plan.KindLoadBalancer || st.Target.Kind == plan.KindSecurityGroup {
-			for ck := range w.kids[k] {
-				delete(w.after, ck)
-			}
-			w.kids[k] = map[plan.Key]*plan.Resource{}
-			for _, c := range st.Children {
-				ck := c.Key()
-				w.after[ck], w.written[ck] = c, true
-				w.kids[k][ck] = c
-			}
-		}
+		w.final[st.Target.Key()] = st
 	}
 	w.targets = slices.Sorted(maps.Keys(w.final))
 	return w
 }
 
-func (w *world) kid(parent plan.Key) map[plan.Key]*plan.Resource {
-	if w.kids[parent] == nil {
-		w.kids[parent] = map[plan.Key]*plan.Resource{}
+// get returns the top-level resource (or child with its own endpoint, like
+// a subnet) k after the plan.
+func (w *world) get(k plan.Key) (*plan.Resource, bool) {
+	if st, ok := w.final[k]; ok {
+		return st.Body, st.Op == plan.OpPut
 	}
-	return w.kids[parent]
+	return w.obs.Get(k)
 }
 
-// created reports whether the plan creates k: it writes it and ARM does
-// not hold it now.
-func (w *world) created(k plan.Key) bool {
-	_, seen := w.obs.Get(k)
-	return w.written[k] && !seen
+// created reports whether the plan creates the resource of step st.
+func (w *world) created(st *plan.Step) bool {
+	_, seen := w.obs.Get(st.Target.Key())
+	return st.Op == plan.OpPut && !seen
 }
 
-// children are the children of parent after the plan, in key order.
+// children are the inline children of parent after the plan.
 func (w *world) children(parent plan.Key) []*plan.Resource {
-	m := w.kids[parent]
-	out := make([]*plan.Resource, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, m[k])
+	if st, ok := w.final[parent]; ok {
+		return st.Children // nil for a delete
 	}
-	return out
+	return w.obs.Children(parent)
 }
 
-// puts are the final bodies of the resources of kind k the plan writes.
+// puts are the final steps that put a resource of kind k.
 func (w *world) puts(k plan.Kind) []*plan.Step {
 	var out []*plan.Step
 	for _, t := range w.targets {
@@ -88,4 +58,36 @@ func (w *world) puts(k plan.Kind) []*plan.Step {
 		}
 	}
 	return out
+}
+
+// privateLinkServices are the private link services after the plan.
+func (w *world) privateLinkServices() []*plan.Resource {
+	var out []*plan.Resource
+	for _, e := range w.obs.OfKind(plan.KindPrivateLinkService) {
+		if _, written := w.final[e.Key]; !written {
+			out = append(out, e.R)
+		}
+	}
+	for _, st := range w.puts(plan.KindPrivateLinkService) {
+		out = append(out, st.Body)
+	}
+	return out
+}
+
+// plsOnLB counts the private link services on the LB's frontends after the
+// plan.
+func (w *world) plsOnLB(lb plan.Key) int {
+	if w.plsByLB == nil {
+		w.plsByLB = map[plan.Key]int{}
+		for _, pls := range w.privateLinkServices() {
+			seen := map[plan.Key]bool{}
+			for _, fe := range plan.AsPrivateLinkService(pls).FrontendIDs() {
+				if parent, ok := fe.Parent(); ok && !seen[parent] {
+					seen[parent] = true
+					w.plsByLB[parent]++
+				}
+			}
+		}
+	}
+	return w.plsByLB[lb]
 }
