@@ -9,7 +9,7 @@ COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 DATE     ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: all build test lint fuzz bench ci clean
+.PHONY: all build test lint fuzz bench bench-table ci clean
 
 all: lint test build
 
@@ -35,6 +35,10 @@ fuzz:
 ## bench: run every benchmark once, with allocations
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-table: the scale table through the CLI (scripts/bench.sh; N=1000 5000 10000, a few minutes)
+bench-table:
+	./scripts/bench.sh $(BENCH_N)
 
 ## ci: what .ci/run does
 ci:

@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"sort"
 	"time"
 
 	"github.com/azsvc/azsvc/plan"
@@ -37,6 +36,15 @@ type Event struct {
 	RetryIn              time.Duration
 	Failure              *Failure // apply_errored, and retries
 	Summary              *Summary
+	// ETA is the expected time until the run ends (apply_complete, and a
+	// budget wait); zero when unknown.
+	ETA time.Duration
+	// BudgetWait is set on the apply_progress event of a wait for ARM's
+	// write budget before the step: how long, how many writes ARM's Window
+	// was estimated to hold when it began (BudgetLeft, -1 unknown).
+	BudgetWait time.Duration
+	BudgetLeft int
+	Window     time.Duration
 }
 
 // stepEvents emits the events of one step.
@@ -113,13 +121,4 @@ func stepAction(step *plan.Step) plan.Action {
 		return plan.ActionCreate
 	}
 	return plan.ActionUpdate
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -212,3 +212,12 @@ func (r *recorder) types() []string {
 }
 
 var errTestWrite = errors.New("test write failure")
+
+func hasChildKinds(parent plan.Kind) bool {
+	for _, k := range plan.Kinds() {
+		if k.Parent() == parent {
+			return true
+		}
+	}
+	return false
+}

@@ -67,6 +67,9 @@ type Options struct {
 	// is in flight (default 10s, ux-anchors §8.2).
 	ProgressInterval time.Duration
 	Clock            Clock
+	// Pacing spends ARM's write budget without running into 429s, when the
+	// provider reports it (RateLimited).
+	Pacing Pacing
 }
 
 const defaultProgressInterval = 10 * time.Second

@@ -2,6 +2,8 @@ package apply
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,13 +15,16 @@ import (
 // order": NSG destinations need the frontend IP, DNS A records the PE IP).
 type written struct {
 	resources map[plan.Key]*plan.Resource
+	// children[parent] are the keys of the inline children last returned
+	// with parent: a later write of the parent replaces exactly them.
+	children map[plan.Key][]plan.Key
 	// moved are resources an earlier step changed as a side effect
 	// (touched): their plan-time etag is stale.
 	moved map[plan.Key]bool
 }
 
 func newWritten() *written {
-	return &written{resources: map[plan.Key]*plan.Resource{}, moved: map[plan.Key]bool{}}
+	return &written{resources: map[plan.Key]*plan.Resource{}, children: map[plan.Key][]plan.Key{}, moved: map[plan.Key]bool{}}
 }
 
 // record stores a step's result. The target's earlier result and children
@@ -32,18 +37,21 @@ func (w *written) record(step *plan.Step, res *plan.Resource, children []*plan.R
 	for _, k := range touched(step) {
 		w.moved[k] = true
 	}
-	if hasChildKinds(step.Target.Kind) {
-		for k, r := range w.resources {
-			if pid, ok := r.ID.ParentID(); ok && pid.Key() == target {
-				delete(w.resources, k)
-			}
-		}
+	for _, k := range w.children[target] {
+		delete(w.resources, k)
 	}
+	delete(w.children, target)
 	if res != nil {
 		w.resources[res.Key()] = res
 	}
+	keys := make([]plan.Key, 0, len(children))
 	for _, c := range children {
-		w.resources[c.Key()] = c
+		k := c.Key()
+		w.resources[k] = c
+		keys = append(keys, k)
+	}
+	if len(keys) > 0 {
+		w.children[target] = keys
 	}
 }
 
@@ -160,15 +168,6 @@ func (w *written) lookup(src plan.Key, field string) (any, error) {
 	return v, nil
 }
 
-func hasChildKinds(parent plan.Kind) bool {
-	for _, k := range plan.Kinds() {
-		if k.Parent() == parent {
-			return true
-		}
-	}
-	return false
-}
-
 func index(v any, part string) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -210,7 +209,7 @@ func outputs(step *plan.Step, res *plan.Resource, children []*plan.Resource) []O
 		if planned == nil || got[planned.Key()] == nil {
 			continue
 		}
-		for _, field := range sortedKeys(planned.Properties) {
+		for _, field := range slices.Sorted(maps.Keys(planned.Properties)) {
 			v := planned.Properties[field]
 			if _, _, copied := plan.UnknownSource(v); !plan.IsUnknown(v) || copied {
 				continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/azsvc/azsvc/plan"
 )
@@ -16,7 +17,9 @@ import (
 // *Error whose Kind is ErrStale, ErrPartial, ErrFailed or ErrInterrupted.
 func Run(ctx context.Context, p *plan.Plan, prov Provider, opts Options) (*Result, error) {
 	r := &runner{prov: prov, opts: opts.withDefaults(), written: newWritten(), result: &Result{}}
+	r.pacer = newPacer(r.opts.Pacing, prov)
 	start := r.opts.Clock.Now()
+	r.start = start
 	var stop *Error
 	for i, step := range p.Steps {
 		if stop == nil && ctx.Err() != nil {
@@ -43,6 +46,8 @@ type runner struct {
 	opts    Options
 	written *written
 	result  *Result
+	pacer   *pacer
+	start   time.Time
 }
 
 func (r *runner) newStepResult(i int, step *plan.Step) *StepResult {
@@ -52,6 +57,10 @@ func (r *runner) newStepResult(i int, step *plan.Step) *StepResult {
 // step runs one step and files its result; it returns the error that stops
 // the run, or nil to go on.
 func (r *runner) step(ctx context.Context, i, n int, step *plan.Step) *Error {
+	if err := r.pace(ctx, i, n, step); err != nil {
+		r.result.NotAttempted = append(r.result.NotAttempted, r.newStepResult(i, step))
+		return &Error{Kind: ErrInterrupted, Err: err}
+	}
 	ev := newStepEvents(r.opts, i, n, step)
 	sr := r.newStepResult(i, step)
 	ev.emit(EventStart, nil)
@@ -69,8 +78,33 @@ func (r *runner) step(ctx context.Context, i, n int, step *plan.Step) *Error {
 	r.written.record(step, res, children)
 	r.result.Applied = append(r.result.Applied, sr)
 	r.result.Outputs = append(r.result.Outputs, outputs(step, res, children)...)
-	ev.emit(EventComplete, nil)
+	ev.emit(EventComplete, func(e *Event) { e.ETA = r.eta(i+1, n) })
 	return nil
+}
+
+// pace waits, before step i, for ARM's write budget to hold a write
+// (pace.go), telling the observer how long and why.
+func (r *runner) pace(ctx context.Context, i, n int, step *plan.Step) error {
+	now := r.opts.Clock.Now()
+	wait, left := r.pacer.wait(now)
+	if wait <= 0 {
+		return nil
+	}
+	ev := newStepEvents(r.opts, i, n, step)
+	ev.emit(EventProgress, func(e *Event) {
+		e.BudgetWait, e.BudgetLeft, e.Window = wait, left, r.pacer.opts.Window
+		e.ETA = r.eta(i, n) + wait
+	})
+	if r.opts.Clock.Sleep(ctx, wait) != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// eta estimates the time the steps after the first done take.
+func (r *runner) eta(done, n int) time.Duration {
+	now := r.opts.Clock.Now()
+	return r.pacer.eta(n-done, done, now.Sub(r.start), now)
 }
 
 // fail files a step that did not apply and decides the kind of stop.
@@ -108,6 +142,11 @@ func (r *runner) writeWithRetry(ctx context.Context, ev *stepEvents, step *plan.
 		// Detached: Ctrl-C must not abandon a write ARM has accepted.
 		res, children, err := r.prov.Write(context.WithoutCancel(ctx), step)
 		stopTicks()
+		if err == nil {
+			// Only accepted writes are counted: a refused one says nothing
+			// new of the budget, and a throttled one waits Retry-After.
+			r.pacer.wrote(r.opts.Clock.Now())
+		}
 		if err == nil || !retryable(err) {
 			return res, children, err
 		}

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -80,25 +79,16 @@ var blockCodes = [...]string{
 }
 
 // String is the stable code, e.g. "delete_in_use".
-func (c BlockCode) String() string {
-	if int(c) < len(blockCodes) {
-		return blockCodes[c]
-	}
-	return fmt.Sprintf("block(%d)", c)
-}
+func (c BlockCode) String() string { return codeName(blockCodes[:], c, "block code") }
 
 // MarshalText writes the code.
 func (c BlockCode) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText reads a code written by MarshalText.
 func (c *BlockCode) UnmarshalText(b []byte) error {
-	for i, s := range blockCodes {
-		if s == string(b) {
-			*c = BlockCode(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown block code %q", b)
+	v, err := parseCode[BlockCode](blockCodes[:], b, "block code")
+	*c = v
+	return err
 }
 
 // Unmanaged says why azsvc does not manage an existing resource
@@ -145,26 +135,17 @@ var unmanagedCodes = [...]string{
 	UnmanagedOtherCluster: "other_cluster", UnmanagedUntagged: "not_tagged",
 }
 
-// String is the stable code.
-func (c UnmanagedCode) String() string {
-	if int(c) < len(unmanagedCodes) {
-		return unmanagedCodes[c]
-	}
-	return fmt.Sprintf("unmanaged(%d)", c)
-}
+// String is the stable code, e.g. "not_cluster_lb".
+func (c UnmanagedCode) String() string { return codeName(unmanagedCodes[:], c, "ownership code") }
 
 // MarshalText writes the code.
 func (c UnmanagedCode) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText reads a code written by MarshalText.
 func (c *UnmanagedCode) UnmarshalText(b []byte) error {
-	for i, s := range unmanagedCodes {
-		if s == string(b) {
-			*c = UnmanagedCode(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown ownership code %q", b)
+	v, err := parseCode[UnmanagedCode](unmanagedCodes[:], b, "ownership code")
+	*c = v
+	return err
 }
 
 // Blocks collects Blocked entries: one per address and facts (a repeat

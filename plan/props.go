@@ -86,6 +86,23 @@ func (l Rule) RawFrontendPort() any { return l.r.Properties["frontendPort"] }
 // FrontendID is the key of the frontend the rule uses.
 func (l Rule) FrontendID() Key { return KeyOf(RefID(l.r.Properties["frontendIPConfiguration"])) }
 
+// LoadBalancer is a load balancer's own body (its children are resources
+// of their own, except inbound NAT rules).
+type LoadBalancer struct{ r *Resource }
+
+// AsLoadBalancer views r as a load balancer.
+func AsLoadBalancer(r *Resource) LoadBalancer { return LoadBalancer{r} }
+
+// InboundNATRuleCount is the number of inbound NAT rules, which count
+// against the load balancer's rule limit (arm-rules §2.4).
+func (l LoadBalancer) InboundNATRuleCount() int { return len(listProp(l.r, "inboundNatRules")) }
+
+// SKUName is the SKU's name ("Standard", "Basic"), as written.
+func (l LoadBalancer) SKUName() string {
+	s, _ := l.r.SKU["name"].(string)
+	return s
+}
+
 // Probe is a load balancer health probe.
 type Probe struct{ r *Resource }
 
@@ -187,11 +204,9 @@ func (s SecurityRule) Priority() (int, bool) {
 	return int(p), ok
 }
 
-// RawPriority is the priority as a number, NaN-free: 0 when absent.
-func (s SecurityRule) RawPriority() float64 {
-	p, _ := Number(s.r.Properties["priority"])
-	return p
-}
+// RawPriority is the priority as written (a fraction stays one), and
+// whether it is a number.
+func (s SecurityRule) RawPriority() (float64, bool) { return Number(s.r.Properties["priority"]) }
 
 // Direction is "inbound" or "outbound", lower-cased; inbound when unset.
 func (s SecurityRule) Direction() string {
@@ -289,4 +304,62 @@ func Normalize(r *Resource) {
 	if r.Kind() == KindSecurityRule && r.Properties != nil {
 		SetDestinations(r.Properties, AsSecurityRule(r).Destinations())
 	}
+}
+
+// SubnetID is the frontend's subnet (internal frontends), "" for none.
+func (f Frontend) SubnetID() string { return RefID(f.r.Properties["subnet"]) }
+
+// IPConfig is one IP configuration inside a resource's body (a PLS's NAT
+// IPs): its subnet and address.
+type IPConfig struct {
+	Name     string
+	SubnetID string
+	Static   bool
+	Address  string // "" while Azure assigns it
+}
+
+// NATIPConfigs are the PLS's NAT IP configurations.
+func (p PrivateLinkService) NATIPConfigs() []IPConfig {
+	var out []IPConfig
+	for _, c := range listProp(p.r, "ipConfigurations") {
+		m, _ := c.(map[string]any)
+		props, _ := m["properties"].(map[string]any)
+		name, _ := m["name"].(string)
+		method, _ := props["privateIPAllocationMethod"].(string)
+		ip, _ := props["privateIPAddress"].(string)
+		out = append(out, IPConfig{Name: name, SubnetID: RefID(props["subnet"]), Static: strings.EqualFold(method, "Static"), Address: ip})
+	}
+	return out
+}
+
+// Subnet is a virtual network subnet.
+type Subnet struct{ r *Resource }
+
+// AsSubnet views r as a subnet.
+func AsSubnet(r *Resource) Subnet { return Subnet{r} }
+
+// Prefixes are the subnet's address prefixes, singular or plural field.
+func (s Subnet) Prefixes() []string {
+	var out []string
+	if p := stringProp(s.r, "addressPrefix"); p != "" {
+		out = append(out, p)
+	}
+	for _, v := range listProp(s.r, "addressPrefixes") {
+		if p, ok := v.(string); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// PLSPoliciesDisabled reports whether private link service network
+// policies are disabled, as a PLS NAT subnet needs (arm-rules §2.2).
+func (s Subnet) PLSPoliciesDisabled() bool {
+	return strings.EqualFold(stringProp(s.r, "privateLinkServiceNetworkPolicies"), "Disabled")
+}
+
+// SKUName is a public IP's SKU name as written, "" when unset.
+func (p PublicIP) SKUName() string {
+	s, _ := p.r.SKU["name"].(string)
+	return s
 }

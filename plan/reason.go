@@ -1,7 +1,5 @@
 package plan
 
-import "fmt"
-
 // Reason says why a change is planned (ux-anchors §8.1 action_reason). It is
 // a code, not a sentence: renderers word it. Display only: nothing in apply
 // may branch on it.
@@ -51,23 +49,14 @@ var reasonCodes = [...]string{
 }
 
 // String is the stable code, e.g. "service_added".
-func (r Reason) String() string {
-	if int(r) < len(reasonCodes) {
-		return reasonCodes[r]
-	}
-	return fmt.Sprintf("reason(%d)", r)
-}
+func (c Reason) String() string { return codeName(reasonCodes[:], c, "action reason") }
 
-// MarshalText writes the code, so JSON carries "service_added".
-func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+// MarshalText writes the code.
+func (c Reason) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText reads a code written by MarshalText.
-func (r *Reason) UnmarshalText(b []byte) error {
-	for i, c := range reasonCodes {
-		if c == string(b) {
-			*r = Reason(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown action reason %q", b)
+func (c *Reason) UnmarshalText(b []byte) error {
+	v, err := parseCode[Reason](reasonCodes[:], b, "action reason")
+	*c = v
+	return err
 }

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -52,12 +54,7 @@ func (r *Resource) References() []Key {
 	seen := map[Key]bool{}
 	collectRefs(r.Properties, seen)
 	delete(seen, r.Key())
-	out := make([]Key, 0, len(seen))
-	for k := range seen {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func collectRefs(v any, seen map[Key]bool) {

@@ -20,14 +20,16 @@ func TrafficAttribute(k Kind, path []string) bool {
 	last := path[len(path)-1]
 	switch k {
 	case KindFrontend:
-		return last == "privateIPAddress" || hasPathPrefix(path, []string{"properties", "publicIPAddress"})
+		return last == "privateIPAddress" || PathHasPrefix(path, []string{"properties", "publicIPAddress"})
 	case KindProbe:
 		return last == "protocol"
 	}
 	return false
 }
 
-func hasPathPrefix(path, prefix []string) bool {
+// PathHasPrefix reports whether an attribute path starts with prefix,
+// comparing segments case-insensitively as ARM does.
+func PathHasPrefix(path, prefix []string) bool {
 	if len(prefix) > len(path) {
 		return false
 	}

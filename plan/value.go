@@ -95,7 +95,7 @@ func SortedUnique(in []string) []string {
 // without r itself. Ordering and reference checks use it.
 func Dependencies(r *Resource) []Key {
 	var out []Key
-	collectDeps(r.Properties, "", &out)
+	EachReference(r.Properties, func(ref string) { out = append(out, KeyOf(ref)) })
 	if len(out) == 0 {
 		return nil
 	}
@@ -105,25 +105,49 @@ func Dependencies(r *Resource) []Key {
 	return slices.DeleteFunc(out, func(k Key) bool { return k == self })
 }
 
-func collectDeps(v any, key string, out *[]Key) {
+// EachReference calls f with every reference in v as written: {"id": ...}
+// objects, string fields named like "privateLinkServiceId" that hold an
+// ARM ID, and the sources of AfterApply markers (as keys).
+func EachReference(v any, f func(ref string)) { eachReference(v, "", f) }
+
+func eachReference(v any, key string, f func(string)) {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			collectDeps(x, k, out)
+			eachReference(x, k, f)
 		}
 	case []any:
 		for _, x := range t {
-			collectDeps(x, key, out)
+			eachReference(x, key, f)
 		}
 	case string:
 		if (key == "id" || strings.HasSuffix(key, "Id")) && strings.HasPrefix(t, "/subscriptions/") {
-			*out = append(*out, KeyOf(t))
+			f(t)
 		}
 	default:
 		if src, _, ok := UnknownSource(v); ok {
-			*out = append(*out, src)
+			f(string(src))
 		}
 	}
+}
+
+// MapLeaves returns v with every value that is not an object or a list
+// replaced by f's result; objects and lists are modified in place, so v
+// should be a fresh copy.
+func MapLeaves(v any, f func(any) any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = MapLeaves(x, f)
+		}
+		return t
+	case []any:
+		for i, x := range t {
+			t[i] = MapLeaves(x, f)
+		}
+		return t
+	}
+	return f(v)
 }
 
 // HasMarker reports whether v holds an AfterApply marker anywhere.

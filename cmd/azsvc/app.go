@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // app is what every command shares: the streams, the build, and the global
@@ -41,8 +43,8 @@ func run(ctx context.Context, a *app, args []string) int {
 	// The only untyped errors the root command itself returns are cobra's
 	// "unknown command" ones; flag errors are already usage errors.
 	var ue *usageError
-	var ee *exitError
-	if cmd == root && !errors.As(err, &ue) && !errors.As(err, &ee) {
+	var r *reported
+	if cmd == root && !errors.As(err, &ue) && !errors.As(err, &r) {
 		err = &usageError{err: err}
 	}
 	code := exitCode(ctx, err)
@@ -50,7 +52,9 @@ func run(ctx context.Context, a *app, args []string) int {
 	case code == exitInterrupted:
 		fmt.Fprintln(a.io.ErrOut, "azsvc: interrupted")
 	case !silent(err):
-		fmt.Fprintf(a.io.ErrOut, "%s %v\n", a.io.ErrStyle().BoldRed("azsvc: error:"), err)
+		// Errors quote file names, annotation values and ARM messages:
+		// nothing in them may reach the terminal as a control sequence.
+		fmt.Fprintf(a.io.ErrOut, "%s %s\n", a.io.ErrStyle().BoldRed("azsvc: error:"), quote.Lines(err.Error()))
 		if code == exitUsage {
 			fmt.Fprintf(a.io.ErrOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		}
@@ -69,7 +73,7 @@ func (a *app) setup(cmd *cobra.Command) error {
 	a.io.applyColor(os.LookupEnv, a.global.NoColor)
 	st := a.io.ErrStyle()
 	for _, w := range cfg.Warnings {
-		fmt.Fprintf(a.io.ErrOut, "%s %s\n", st.BoldYellow("warning:"), w)
+		fmt.Fprintf(a.io.ErrOut, "%s %s\n", st.BoldYellow("warning:"), quote.Text(w))
 	}
 	if a.global.Verbose > 0 {
 		if cfg.File != "" {

@@ -13,8 +13,8 @@ type applyOptions struct {
 
 	// PlanFile is a plan saved by plan --out; when set, apply makes exactly
 	// those changes and reads no manifests.
-	PlanFile    string
-	Files       []string
+	PlanFile string
+	inputOptions
 	Cluster     clusterOptions
 	Target      targetOptions
 	AutoApprove bool
@@ -38,6 +38,11 @@ did, it refuses (exit 5) and you plan again.
 Without a terminal to confirm on, apply needs --auto-approve. A failure half
 way stops at once and reports what was done (exit 7); running apply again
 finishes the job.
+
+ARM allows 1,000 Microsoft.Network writes per 5 minutes per subscription.
+apply reads what is left after every write and, once the budget is spent,
+waits for its earlier writes to leave the window instead of running into
+429s; progress shows the waits and the expected time left.
 
 Output formats: text (the default) and json (JSON Lines progress events).`,
 		Example: `  # Plan, confirm, and apply the Services under deploy/
@@ -65,10 +70,13 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 				}
 			}
 			opts.Target.Origins = a.resolved.origins(cmd)
+			if err := opts.Target.complete(a); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runApply)
 		},
 	}
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
 	cmd.Flags().BoolVar(&opts.AutoApprove, "auto-approve", false, "apply without asking for confirmation")

@@ -13,23 +13,23 @@ import (
 	"github.com/azsvc/azsvc/render/planview"
 )
 
-func runApply(ctx context.Context, opts *applyOptions) error {
+func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if opts.PlanFile != "" {
 		return runApplySaved(ctx, opts)
 	}
-	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target)
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target)
 	if err != nil {
 		return err
 	}
 	if in.HasErrors() {
 		reportDiagnostics(opts.IO, in)
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	}
-	tg, p, _, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
+	tg, p, _, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}
-	defer tg.Close()
+	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	// The plan goes to stderr under -o json, which keeps stdout JSON Lines.
 	planOut := opts.IO.Out
 	if opts.Output == "json" {
@@ -51,18 +51,18 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 	return execute(ctx, p, tg, opts)
 }
 
-// runApplySaved applies a plan saved by plan --out, after checking that
-// nothing it touches changed since (exit 5 otherwise).
-func runApplySaved(ctx context.Context, opts *applyOptions) error {
+// runApplySaved applies a plan saved by plan --out once it made the plan
+// again from the inputs the file records and got exactly the same steps
+// (exit 5 otherwise), and once someone approved it: a saved plan is asked
+// for on a terminal like a fresh one, and without a terminal it needs
+// --auto-approve (exit 64), which is stricter than Terraform on purpose.
+func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	saved, p, err := engine.LoadSaved(opts.PlanFile)
 	if err != nil {
 		return err
 	}
-	s := settings(opts.IO, nil, opts.Cluster, opts.Target)
-	if s.AzureConfig == "" {
-		return usageErrorf("applying a saved plan needs the cluster configuration too: pass --config azure.json")
-	}
-	in, err := engine.LoadConfigOnly(s)
+	s := settings(opts.IO, inputOptions{}, opts.Cluster, opts.Target)
+	in, err := engine.InputsFromSaved(saved, s)
 	if err != nil {
 		return err
 	}
@@ -70,19 +70,22 @@ func runApplySaved(ctx context.Context, opts *applyOptions) error {
 	if err != nil {
 		return err
 	}
-	defer tg.Close()
+	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	// Every apply names its target first, as the plan header does.
 	header := opts.IO.Out
 	if opts.Output == "json" {
 		header = opts.IO.ErrOut
 	}
 	fmt.Fprintf(header, "%-15s %s\n", "Target:", tg.Describe())
-	if err := engine.CheckSaved(ctx, saved, tg); err != nil {
-		return applyError(err)
+	if err := engine.CheckSaved(ctx, saved, in, tg); err != nil {
+		return err
 	}
 	if len(p.Steps) == 0 {
 		fmt.Fprintln(opts.IO.ErrOut, "No changes. Azure networking matches the Services.")
 		return nil
+	}
+	if err := confirm(opts); err != nil {
+		return err
 	}
 	return execute(ctx, p, tg, opts)
 }
@@ -102,7 +105,7 @@ func confirm(opts *applyOptions) error {
 		return err
 	case d != apply.Proceed:
 		fmt.Fprintln(opts.IO.ErrOut, "Apply cancelled.")
-		return withExitCode(exitRuntime, nil)
+		return &reported{errNotApproved}
 	}
 	return nil
 }
@@ -123,28 +126,12 @@ func execute(ctx context.Context, p *plan.Plan, tg *engine.Target, opts *applyOp
 		}
 		obs = applyview.NewHuman(opts.IO.ErrOut, applyview.HumanOptions{TTY: tty})
 	}
-	_, err := apply.Run(ctx, p, tg.Provider, apply.Options{Observer: obs, ProgressInterval: interval})
+	// Apply paces itself to ARM's write budget (5-minute window) or to the
+	// local emulator's, when one was given.
+	pacing := apply.Pacing{Window: opts.Target.Budget.Window}
+	_, err := apply.Run(ctx, p, tg.Provider, apply.Options{Observer: obs, ProgressInterval: interval, Pacing: pacing})
 	if err != nil {
-		return applyError(err)
+		return err
 	}
 	return obs.Err()
-}
-
-// applyError maps the executor's error kinds to exit codes. A stale
-// resource found after some steps were applied is a partial apply (exit 7):
-// exit 5 promises that nothing changed.
-func applyError(err error) error {
-	var ae *apply.Error
-	partial := errors.As(err, &ae) && ae.Result != nil && len(ae.Result.Applied) > 0
-	switch {
-	case errors.Is(err, apply.ErrStale) && partial:
-		return withExitCode(exitPartial, err)
-	case errors.Is(err, apply.ErrStale):
-		return withExitCode(exitStale, err)
-	case errors.Is(err, apply.ErrInterrupted):
-		return withExitCode(exitInterrupted, err)
-	case errors.Is(err, apply.ErrPartial):
-		return withExitCode(exitPartial, err)
-	}
-	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/service"
 )
 
 // capturePlan replaces plan with a version that records its options
@@ -85,8 +86,8 @@ config: azure.json
 		t.Fatalf("exit %d, stderr: %s", res.code, res.stderr)
 	}
 	want := planOptions{
-		Files:   []string{"a.yaml", "b/"},
-		Cluster: clusterOptions{AzureConfig: filepath.Join(c.dir, "azure.json")}, // relative to azsvc.yaml
+		inputOptions: inputOptions{Files: []string{"a.yaml", "b/"}, MaxInputSize: byteSize(service.DefaultMaxInputSize)},
+		Cluster:      clusterOptions{AzureConfig: filepath.Join(c.dir, "azure.json")}, // relative to azsvc.yaml
 		Target: targetOptions{Target: "auto", State: "state.json", Prune: true, Origins: map[string]engine.Origin{
 			"config":            {Rank: engine.RankFile, Where: "azsvc.yaml (config)"},
 			"detailed-exitcode": {Rank: engine.RankEnv, Where: "env AZSVC_PLAN_DETAILED_EXITCODE"},

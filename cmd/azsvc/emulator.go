@@ -26,9 +26,12 @@ type emulatorServeOptions struct {
 	Token     string
 	Faults    string
 	FaultSeed int64
+	Stats     bool
+	Polls     int
+	Budget    string
 	// Files and Cluster, with --config, seed the cluster baseline plan
 	// and apply would seed in the embedded emulator.
-	Files   []string
+	inputOptions
 	Cluster clusterOptions
 }
 
@@ -70,6 +73,12 @@ are created first when missing, as plan and apply do in the embedded emulator.
 With --tls it serves HTTPS with a freshly generated self-signed certificate
 (--cert-file writes it out so clients can trust it).
 
+The state file holds every resource as GET returns it; writes go to a
+journal next to it (STATE.journal) as they are made, folded into the state
+file on shutdown. --write-budget limits writes as ARM limits a subscription,
+--operation-polls makes long-running operations take polls as ARM's do, and
+--stats prints the requests served on shutdown.
+
 --faults injects failures into every request, to rehearse a pipeline against
 throttling and transient errors: ` + emulator.FaultSpecHelp,
 		Example: `  # Serve the example cluster, then plan and apply against it from another shell
@@ -81,7 +90,10 @@ throttling and transient errors: ` + emulator.FaultSpecHelp,
   curl -H 'Authorization: Bearer dev-token' 'http://127.0.0.1:8443/subscriptions/00000000-0000-0000-0000-000000000000/providers/Microsoft.Network/loadBalancers?api-version=2025-05-01'
 
   # Rehearse against throttling and failing operations
-  azsvc emulator serve --config examples/azure.json --faults 429:0.1,500:0.05,lro-fail:0.05,latency:50ms`,
+  azsvc emulator serve --config examples/azure.json --faults 429:0.1,500:0.05,lro-fail:0.05,latency:50ms
+
+  # ARM's write limit and in-progress operations, with request counts at the end
+  azsvc emulator serve --write-budget 1000/5m --operation-polls 1 --stats`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEmulatorServe(cmd.Context(), opts)
@@ -96,10 +108,13 @@ throttling and transient errors: ` + emulator.FaultSpecHelp,
 	f.StringVar(&opts.Token, "token", "", "the bearer token clients must send (default: a random one, printed)")
 	f.StringVar(&opts.Faults, "faults", "", "inject faults, e.g. 429:0.1,500:0.05,lro-fail:0.05,latency:50ms")
 	f.Int64Var(&opts.FaultSeed, "fault-seed", 1, "seed of the fault draws: the same seed and requests give the same faults")
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	f.StringVar(&opts.Cluster.AzureConfig, "config", "", "the cloud provider's azure.json: seed its resource group, VNet, subnets and NSG")
 	f.StringVar(&opts.Cluster.ClusterName, "cluster-name", "", `cluster name, as the cloud provider's --cluster-name (default "kubernetes")`)
 	f.StringVar(&opts.Cluster.Subscription, "subscription", "", "subscription to seed the baseline in (default: azure.json's subscriptionId)")
+	f.BoolVar(&opts.Stats, "stats", false, "print the request counts by method on shutdown")
+	f.StringVar(&opts.Budget, "write-budget", "", "allow WRITES per WINDOW, e.g. 1000/5m as ARM allows Microsoft.Network, answering 429 past it (default: no limit)")
+	f.IntVar(&opts.Polls, "operation-polls", 0, "status polls a long-running operation answers InProgress before it ends (0: writes end within their request)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	_ = cmd.MarkFlagFilename("config", "json")
 	return cmd
@@ -113,12 +128,19 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 	if err != nil {
 		return usageErrorf("--faults: %w", err)
 	}
+	if opts.Polls < 0 {
+		return usageErrorf("--operation-polls %d: want 0 or more", opts.Polls)
+	}
+	budget, err := parseWriteBudget("write-budget", opts.Budget)
+	if err != nil {
+		return err
+	}
 	if len(opts.Files) > 0 && opts.Cluster.AzureConfig == "" {
 		return usageErrorf("-f seeds the subnets and resource groups the Services name, and needs --config azure.json for the rest")
 	}
 	var in *engine.Inputs
 	if opts.Cluster.AzureConfig != "" {
-		if in, err = loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, targetOptions{}); err != nil {
+		if in, err = loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, targetOptions{}); err != nil {
 			return err
 		}
 	}
@@ -128,11 +150,13 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 		}
 	}
 	err = emulator.Serve(ctx, emulator.ServeOptions{
-		Options:  emulator.Options{StatePath: opts.State, Faults: faults, Seed: opts.FaultSeed},
+		Options: emulator.Options{StatePath: opts.State, Faults: faults, Seed: opts.FaultSeed,
+			InProgressPolls: opts.Polls, InstantOperations: opts.Polls <= 0, WriteBudget: budget.Writes, WriteWindow: budget.Window},
 		Listen:   opts.Listen,
 		TLS:      opts.TLS,
 		CertFile: opts.CertFile,
 		Token:    opts.Token,
+		Stats:    opts.Stats,
 		Setup:    func(e *emulator.Emulator) error { return seed(e, in, opts.Seed) },
 		Ready: func(s emulator.Served) {
 			fmt.Fprintf(opts.IO.Out, "endpoint: %s\ntoken: %s\n", s.Endpoint, s.Token)

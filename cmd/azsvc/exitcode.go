@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/preflight"
 )
 
 // Exit codes, the single table every command uses (ux-anchors §8.5). The
@@ -22,25 +25,21 @@ const (
 	exitInterrupted = 130 // SIGINT or SIGTERM
 )
 
-// exitError carries an exit code through cobra to run. A nil err means the
-// command already reported everything (e.g. validate printed its
-// diagnostics), so run prints nothing more.
-type exitError struct {
-	code int
-	err  error
-}
+// Outcomes that are not failures of azsvc but still set the exit code.
+// Commands return them wrapped in reported when they already told the
+// user everything (validate printed its diagnostics).
+var (
+	errInvalidInput   = errors.New("invalid input")          // exit 4
+	errChangesPresent = errors.New("the plan has changes")   // exit 2
+	errNotApproved    = errors.New("apply was not approved") // exit 1
+)
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
-	}
-	return e.err.Error()
-}
+// reported marks an error the command already reported: run prints
+// nothing more, only the exit code tells.
+type reported struct{ err error }
 
-func (e *exitError) Unwrap() error { return e.err }
-
-// withExitCode wraps err so it exits with code.
-func withExitCode(code int, err error) error { return &exitError{code: code, err: err} }
+func (e *reported) Error() string { return e.err.Error() }
+func (e *reported) Unwrap() error { return e.err }
 
 // usageError is a mistake in how the command was called: exit 64, and a
 // pointer to --help.
@@ -53,31 +52,44 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
-// exitCode maps an error returned by a command to the process exit code.
-// An interrupt wins over whatever error it caused.
+// exitCode maps an error returned by a command to the process exit code:
+// the one place that decides it. An interrupt wins over whatever error it
+// caused; a stale resource found after some steps were applied is a partial
+// apply (exit 7), since exit 5 promises that nothing changed.
 func exitCode(ctx context.Context, err error) int {
 	var (
-		ee *exitError
 		ue *usageError
 		te *engine.TargetError
 	)
 	switch {
 	case err == nil:
 		return exitOK
-	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+	case ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, apply.ErrInterrupted):
 		return exitInterrupted
-	case errors.As(err, &ee):
-		return ee.code
 	case errors.As(err, &ue), errors.As(err, &te):
 		return exitUsage
+	case errors.Is(err, errChangesPresent):
+		return exitChanges
+	case errors.Is(err, errInvalidInput), errors.Is(err, preflight.ErrRefused):
+		return exitInvalid
+	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrPartial):
+		return exitPartial
+	case errors.Is(err, apply.ErrStale), errors.Is(err, planfile.ErrModified):
+		return exitStale
 	}
 	return exitRuntime
 }
 
+// appliedSome reports whether the failed apply behind err wrote anything.
+func appliedSome(err error) bool {
+	var ae *apply.Error
+	return errors.As(err, &ae) && ae.Result != nil && len(ae.Result.Applied) > 0
+}
+
 // silent reports whether err was already reported to the user.
 func silent(err error) bool {
-	var ee *exitError
-	return errors.As(err, &ee) && ee.err == nil
+	var r *reported
+	return errors.As(err, &r)
 }
 
 // exitCodeTable is the source of `azsvc help exit-codes`, so the text and

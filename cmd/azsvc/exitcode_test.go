@@ -3,8 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/preflight"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -33,6 +39,9 @@ func TestExitCodes(t *testing.T) {
 		{name: "unknown help topic", args: []string{"help", "nosuch"}, want: 64, wantStderr: "unknown help topic"},
 		{name: "help for a command", args: []string{"help", "plan"}, want: 0, wantStdout: "detailed-exitcode"},
 		{name: "emulator off loopback", args: []string{"emulator", "serve", "--listen", "0.0.0.0:0"}, want: 64, wantStderr: "loopback"},
+		{name: "emulator bad write budget", args: []string{"emulator", "serve", "--write-budget", "1000/five"}, want: 64, wantStderr: "--write-budget \"1000/five\""},
+		{name: "emulator negative polls", args: []string{"emulator", "serve", "--operation-polls", "-1"}, want: 64, wantStderr: "--operation-polls -1"},
+		{name: "plan bad emulator budget", args: []string{"plan", "-f", warn, "--emulator-write-budget", "0"}, want: 64, wantStderr: "--emulator-write-budget \"0\""},
 		{name: "environment topic", args: []string{"help", "environment"}, want: 0, wantStdout: "AZSVC_<COMMAND>_<FLAG>"},
 		{name: "completion", args: []string{"completion", "bash"}, want: 0, wantStdout: "bash completion"},
 		{name: "completion zsh", args: []string{"completion", "zsh"}, want: 0, wantStdout: "#compdef azsvc"},
@@ -107,5 +116,34 @@ func TestNewBuildInfo(t *testing.T) {
 	}
 	if got := newBuildInfo("", "", "").Version; got == "" {
 		t.Error("an unstamped build must still report a version")
+	}
+}
+
+// TestExitCodeOfErrors pins the one mapping from the errors commands
+// return to exit codes.
+func TestExitCodeOfErrors(t *testing.T) {
+	partial := &apply.Error{Result: &apply.Result{Applied: []*apply.StepResult{{}}}}
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, exitOK},
+		{"runtime", errors.New("boom"), exitRuntime},
+		{"usage", usageErrorf("bad"), exitUsage},
+		{"target", &engine.TargetError{}, exitUsage},
+		{"changes", &reported{errChangesPresent}, exitChanges},
+		{"invalid", &reported{errInvalidInput}, exitInvalid},
+		{"limits", fmt.Errorf("plan: %w", preflight.ErrRefused), exitInvalid},
+		{"stale before any write", fmt.Errorf("x: %w", apply.ErrStale), exitStale},
+		{"stale after a write", errors.Join(apply.ErrStale, partial), exitPartial},
+		{"partial", apply.ErrPartial, exitPartial},
+		{"interrupted", apply.ErrInterrupted, exitInterrupted},
+		{"not approved", &reported{errNotApproved}, exitRuntime},
+	}
+	for _, tt := range tests {
+		if got := exitCode(context.Background(), tt.err); got != tt.want {
+			t.Errorf("%s: exit %d, want %d", tt.name, got, tt.want)
+		}
 	}
 }

@@ -4,14 +4,25 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/service"
 )
 
-// addFileFlag adds -f, the manifest input every command that reads
-// Services shares, in kubectl's spelling.
-func addFileFlag(cmd *cobra.Command, files *[]string) {
-	cmd.Flags().StringSliceVarP(files, "filename", "f", nil,
+// inputOptions are the manifest inputs every command that reads Services
+// shares.
+type inputOptions struct {
+	Files []string
+	// MaxInputSize bounds each file and standard input, in bytes.
+	MaxInputSize byteSize
+}
+
+// addFileFlag adds -f, in kubectl's spelling, and --max-input-size.
+func addFileFlag(cmd *cobra.Command, o *inputOptions) {
+	cmd.Flags().StringSliceVarP(&o.Files, "filename", "f", nil,
 		"manifest files or directories (recursive: *.yaml, *.yml, *.json); - reads stdin; repeatable")
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
+	o.MaxInputSize = byteSize(service.DefaultMaxInputSize)
+	cmd.Flags().Var(&o.MaxInputSize, "max-input-size",
+		"refuse any manifest file or stdin larger than this (e.g. 64Mi, 200M, 1Gi)")
 }
 
 // requireFiles is the usage check for a missing -f.
@@ -58,6 +69,13 @@ type targetOptions struct {
 	// Origins says where each setting came from (command line, environment
 	// or settings file), set when the command runs.
 	Origins map[string]engine.Origin
+	// EmulatorBudget limits the local emulator's writes (WRITES/WINDOW),
+	// as ARM limits a subscription's: apply paces itself to it.
+	EmulatorBudget string
+	Budget         writeBudget // EmulatorBudget parsed, by complete
+	// Verbose is the global -v count: at 1 or more the local emulator's
+	// request counts are printed when the command is done.
+	Verbose int
 }
 
 func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
@@ -67,8 +85,18 @@ func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
 	f.StringVar(&o.ARMEndpoint, "arm-endpoint", "", "target an ARM-compatible endpoint at this URL instead, e.g. the endpoint: azsvc emulator serve prints")
 	f.StringVar(&o.ARMToken, "arm-token", "", "bearer token for --arm-endpoint (better: env AZSVC_ARM_TOKEN, which stays out of the process list)")
 	f.BoolVar(&o.Prune, "prune", false, "also delete azsvc-owned resources of Services that are not in the input")
+	f.StringVar(&o.EmulatorBudget, "emulator-write-budget", "", "limit the local emulator to WRITES per WINDOW, e.g. 1000/5m, as ARM limits a subscription (default: no limit)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{engine.TargetAuto, engine.TargetAzure, engine.TargetEmulator}, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// complete takes what the flags alone do not say: the global -v, and the
+// parsed --emulator-write-budget.
+func (o *targetOptions) complete(a *app) error {
+	o.Verbose = a.global.Verbose
+	b, err := parseWriteBudget("emulator-write-budget", o.EmulatorBudget)
+	o.Budget = b
+	return err
 }

@@ -3,16 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/spf13/cobra"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
 
 // result is what one in-process run of azsvc produced.
 type result struct {
@@ -94,17 +91,5 @@ func writeFile(t *testing.T, path, content string) {
 
 func assertGolden(t *testing.T, path string, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, path, []byte(got))
 }

@@ -5,13 +5,15 @@ import (
 	"fmt"
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/render/diag"
 )
 
 // settings turns the shared flags into the engine's settings.
-func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) engine.Settings {
+func settings(io *IOStreams, in inputOptions, c clusterOptions, t targetOptions) engine.Settings {
 	return engine.Settings{
-		Files:        files,
+		Files:        in.Files,
+		MaxInputSize: int64(in.MaxInputSize),
 		Stdin:        io.In,
 		AzureConfig:  c.AzureConfig,
 		ClusterName:  c.ClusterName,
@@ -22,12 +24,15 @@ func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) 
 		ARMEndpoint:  t.ARMEndpoint,
 		ARMToken:     t.ARMToken,
 		Origins:      t.Origins,
+
+		EmulatorWriteBudget: t.Budget.Writes,
+		EmulatorWriteWindow: t.Budget.Window,
 	}
 }
 
 // loadInputs reads manifests and configuration and builds the desired
 // state; reading stdin gives up on Ctrl-C like validate does.
-func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOptions, t targetOptions) (*engine.Inputs, error) {
+func loadInputs(ctx context.Context, io *IOStreams, in inputOptions, c clusterOptions, t targetOptions) (*engine.Inputs, error) {
 	if c.AzureConfig == "" {
 		return nil, usageErrorf("no cluster configuration: pass --config azure.json (the cloud provider's config file), or set config: in azsvc.yaml")
 	}
@@ -37,7 +42,7 @@ func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOpt
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		in, err := engine.LoadInputs(settings(io, files, c, t))
+		in, err := engine.LoadInputs(settings(io, in, c, t))
 		done <- loaded{in, err}
 	}()
 	select {
@@ -48,7 +53,7 @@ func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOpt
 			return nil, l.err
 		}
 		for _, n := range l.in.Notes {
-			fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().Dim("note:"), n)
+			fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().Dim("note:"), quote.Text(n))
 		}
 		return l.in, nil
 	}

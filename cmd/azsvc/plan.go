@@ -11,7 +11,7 @@ import (
 type planOptions struct {
 	IO *IOStreams
 
-	Files            []string
+	inputOptions
 	Cluster          clusterOptions
 	Target           targetOptions
 	DetailedExitcode bool
@@ -53,10 +53,13 @@ markdown (a pull request comment).`,
 				return err
 			}
 			opts.Target.Origins = a.resolved.origins(cmd)
+			if err := opts.Target.complete(a); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
 	f := cmd.Flags()

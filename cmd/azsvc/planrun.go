@@ -9,22 +9,21 @@ import (
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
-	"github.com/azsvc/azsvc/plan/limits"
 	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/render/planview"
 )
 
-func runPlan(ctx context.Context, opts *planOptions) error {
-	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target)
+func runPlan(ctx context.Context, opts *planOptions) (err error) {
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target)
 	if err != nil {
 		return err
 	}
-	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.Files, opts.Cluster, opts.Target))
+	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}
-	defer tg.Close()
+	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	view := engine.View(p, in, tg, opts.Files)
 	if opts.Out != "" && !in.HasErrors() {
 		saved, err := engine.Save(opts.Out, p, res, in, tg)
@@ -39,9 +38,9 @@ func runPlan(ctx context.Context, opts *planOptions) error {
 	}
 	switch {
 	case in.HasErrors():
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
-		return withExitCode(exitChanges, nil)
+		return &reported{errChangesPresent}
 	}
 	return nil
 }
@@ -56,18 +55,31 @@ func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*eng
 	p, res, err := engine.Plan(ctx, in, tg)
 	if err != nil {
 		tg.Close()
-		return nil, nil, nil, planError(err)
+		return nil, nil, nil, err
 	}
 	return tg, p, res, nil
 }
 
-// planError maps a planner failure: a limit the plan would exceed is
-// invalid input (exit 4), anything else a runtime error.
-func planError(err error) error {
-	if errors.Is(err, limits.ErrLimitExceeded) {
-		return withExitCode(exitInvalid, err)
+// closeTarget saves and releases the local emulator's state and, with -v,
+// prints how many requests it served (scripts/bench.sh reads the line).
+func closeTarget(tg *engine.Target, io *IOStreams, t targetOptions) error {
+	err := tg.Close()
+	if t.Verbose > 0 && tg.Emulator != nil {
+		fmt.Fprintf(io.ErrOut, "azsvc: emulator %s\n", tg.Emulator.Counters().Summary())
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("close %s: %w", tg.Describe(), err)
+	}
+	return nil
+}
+
+// joinClose adds a failure to close the target to the command's error,
+// leaving the error as it was when closing succeeded.
+func joinClose(err, closeErr error) error {
+	if closeErr == nil {
+		return err
+	}
+	return errors.Join(err, closeErr)
 }
 
 func renderPlan(w io.Writer, format string, view planview.Input, io *IOStreams) error {

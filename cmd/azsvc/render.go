@@ -12,7 +12,7 @@ import (
 type renderOptions struct {
 	IO *IOStreams
 
-	Files   []string
+	inputOptions
 	Cluster clusterOptions
 	Output  string
 }
@@ -48,19 +48,19 @@ bodies, as GET returns them), yaml, and mermaid (a graph for GitHub markdown).`,
 			return runCommand(a, cmd, opts, &opts.Output, runF, runRender)
 		},
 	}
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	addClusterFlags(cmd, &opts.Cluster)
 	return cmd
 }
 
 func runRender(ctx context.Context, opts *renderOptions) error {
-	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, targetOptions{})
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, targetOptions{})
 	if err != nil {
 		return err
 	}
 	if in.HasErrors() {
 		reportDiagnostics(opts.IO, in)
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	}
 	w := opts.IO.Out
 	switch opts.Output {

@@ -167,7 +167,7 @@ func TestServedEmulatorAsTarget(t *testing.T) {
 	if data, err := os.ReadFile(saved); err != nil || strings.Contains(string(data), s.token) {
 		t.Fatalf("saved plan holds the token (or cannot be read: %v)", err)
 	}
-	res = c.run("--settings", settings, "apply", saved, "--arm-endpoint", s.endpoint, "--arm-token", s.token)
+	res = c.run("--settings", settings, "apply", saved, "--arm-endpoint", s.endpoint, "--arm-token", s.token, "--auto-approve")
 	if res.code != exitOK || !strings.HasPrefix(res.stdout, "Target:         ARM endpoint "+s.endpoint+"\n") || !strings.Contains(res.stderr, "Apply complete!") {
 		t.Fatalf("apply saved plan: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
 	}

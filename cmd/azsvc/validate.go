@@ -17,7 +17,7 @@ type validateOptions struct {
 	// BaseDir makes SARIF paths relative; the working directory.
 	BaseDir string
 
-	Files  []string
+	inputOptions
 	Output string
 }
 
@@ -31,9 +31,15 @@ func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) 
 validate reads every Service of type LoadBalancer in the given files and
 directories and reports, with file, line and column, every annotation the cloud
 provider would ignore, reject or misread: unknown keys (with a suggestion),
-values out of range, invalid CIDRs and IP addresses, and combinations that do
-not work together. PrivateEndpoint objects (azsvc help private-endpoints) are
-checked too. Other documents and other Services are skipped and counted.
+values out of range, invalid CIDRs and IP addresses, values ARM would refuse as
+names, labels or tags (or that would change a URL), duplicate keys, settings
+ignored in context, and combinations that do not work together. PrivateEndpoint
+objects (azsvc help private-endpoints) are checked too. Other documents and
+other Services are skipped and counted.
+
+Each file and stdin is read up to --max-input-size (default 64Mi); inside a
+directory only regular files are read, and FIFOs, sockets and devices are
+skipped with a warning.
 
 Findings go to stdout in the chosen format; a one-line summary goes to stderr.
 The exit code is 4 when there is any error, 0 when there are only warnings.`,
@@ -56,12 +62,12 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 			return runCommand(a, cmd, opts, &opts.Output, runF, runValidate)
 		},
 	}
-	addFileFlag(cmd, &opts.Files)
+	addFileFlag(cmd, &opts.inputOptions)
 	return cmd
 }
 
 func runValidate(ctx context.Context, opts *validateOptions) error {
-	in, err := loadServices(ctx, opts.Files, opts.IO.In)
+	in, err := loadServices(ctx, opts.inputOptions, opts.IO.In)
 	if err != nil {
 		return err
 	}
@@ -80,7 +86,7 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 	}
 	fmt.Fprintln(opts.IO.ErrOut, diag.Summary(report, opts.IO.ErrStyle()))
 	if errs, _ := report.Counts(); errs > 0 {
-		return withExitCode(exitInvalid, nil)
+		return &reported{errInvalidInput}
 	}
 	return nil
 }
@@ -88,7 +94,7 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 // loadServices is service.Load that gives up when ctx is cancelled: reading
 // a terminal or a stalled pipe on stdin must not outlive Ctrl-C. Load has no
 // side effects, so abandoning it is safe; the process exits right after.
-func loadServices(ctx context.Context, files []string, stdin io.Reader) (*service.Input, error) {
+func loadServices(ctx context.Context, o inputOptions, stdin io.Reader) (*service.Input, error) {
 	type loaded struct {
 		in  *service.Input
 		err error
@@ -98,7 +104,7 @@ func loadServices(ctx context.Context, files []string, stdin io.Reader) (*servic
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		in, err := service.Load(files, stdin)
+		in, err := service.LoadWith(o.Files, stdin, service.Options{MaxInputSize: int64(o.MaxInputSize)})
 		done <- loaded{in, err}
 	}()
 	select {

@@ -29,9 +29,8 @@ type builder struct {
 	scope     plan.Scope
 	diags     []service.Diagnostic
 	frontends map[string]*frontendEntry // by sharing key
-	nsgRules  map[string]*nsgRule       // by rule name
-	ruleCount map[string]int            // LB name -> rules, for multi-SLB placement
-	vmSetLBs  map[string]string         // basic-SKU VM-set LB names used, by lower-case name
+	nsg       *nsgRules
+	lbs       *lbPicker
 	// placed indexes LBs, pools and probes by placeKey: rendering ARM IDs
 	// into keys dominates Build's cost at 10,000 Services, so lookups of
 	// resources the builder made itself avoid it.
@@ -87,12 +86,16 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 		state:     plan.NewStateSize(resourcesPerService * len(svcs)),
 		scope:     plan.Scope{Cluster: cfg.ClusterName},
 		frontends: map[string]*frontendEntry{},
-		nsgRules:  map[string]*nsgRule{},
-		ruleCount: map[string]int{},
-		vmSetLBs:  map[string]string{},
 		placed:    make(map[placeID]*plan.Resource, resourcesPerService*len(svcs)),
 		nodePools: map[placeID]plan.Key{},
 	}
+	b.nsg = newNSGRules(cfg, b.sub, b.baseTags())
+	b.lbs = &lbPicker{cfg: cfg, ruleCount: map[string]int{}, vmSetLBs: map[string]string{},
+		exists: func(name string) bool {
+			_, ok := b.placed[placeID{kind: plan.KindLoadBalancer, name: name}]
+			return ok
+		},
+		refuse: func(d []service.Diagnostic) { b.diags = append(b.diags, d...) }}
 	seen := make(map[string]bool, len(svcs))
 	for _, s := range sortedServices(svcs) {
 		if !wantsLoadBalancer(s) || seen[s.Key()] {
@@ -110,10 +113,10 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 		}
 		b.addService(info)
 	}
-	b.finishNSG()
-	b.scope.LoadBalancerNames = b.managedLBNames()
+	b.nsg.finish(b.state)
+	b.scope.LoadBalancerNames = b.lbs.managedLBNames()
 	if cfg.SecurityGroupName != "" {
-		b.scope.SecurityGroup = b.nsgID().Key()
+		b.scope.SecurityGroup = b.nsg.id.Key()
 	}
 	b.scope.Placement = placement(cfg)
 	return b.state, b.scope, b.diags
@@ -158,7 +161,7 @@ func sortedServices(svcs []*service.Service) []*service.Service {
 // addService places one analysed Service: LB, then per family frontend,
 // pool, rules, probes, PIP, NSG rules and PLS.
 func (b *builder) addService(info *svcInfo) {
-	lbName, ok := b.selectLB(info)
+	lbName, ok := b.lbs.selectLB(info)
 	if !ok {
 		return
 	}
@@ -182,7 +185,7 @@ func (b *builder) addService(info *svcInfo) {
 		fe := b.placeFrontend(info, choices[i], rules[i])
 		b.userPIPDNS(info, f)
 		b.placeRules(info, rules[i])
-		b.ruleCount[lbName] += len(rules[i])
+		b.lbs.ruleCount[lbName] += len(rules[i])
 		dests[f] = dests[f].with(choices[i].dest(info.floatingOff, b.nodePool(lbID, f)))
 		if f == ipv4 && info.pls != nil {
 			b.placePLS(info, fe)
@@ -195,7 +198,7 @@ func (b *builder) addService(info *svcInfo) {
 		}
 		dests[f] = dests[f].with(dest{known: addr.String()})
 	}
-	b.addNSGRules(info, dests)
+	b.nsg.add(info, dests)
 	b.scope.Services = append(b.scope.Services, serviceRef(info))
 }
 

@@ -3,6 +3,7 @@ package desired
 import (
 	"fmt"
 
+	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/service"
 )
 
@@ -29,6 +30,10 @@ type refusal struct {
 	diags []service.Diagnostic
 }
 
+// maxMessage bounds a refusal's message: CCM's error texts quote values
+// raw, and a value may be megabytes long.
+const maxMessage = 1000
+
 func (r *refusal) add(code, field, hint, format string, args ...any) {
 	pos := r.svc.Source
 	if field != "" {
@@ -40,7 +45,7 @@ func (r *refusal) add(code, field, hint, format string, args ...any) {
 		Service:  r.svc.Key(),
 		Pos:      pos,
 		Field:    field,
-		Message:  fmt.Sprintf(format, args...),
+		Message:  quote.Cut(fmt.Sprintf(format, args...), maxMessage),
 		Hint:     hint,
 	})
 }

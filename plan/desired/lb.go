@@ -13,10 +13,23 @@ import (
 // it (isInternalLoadBalancer).
 const internalSuffix = "-internal"
 
+// lbPicker places Services on load balancers (§2.2, §7.6) and remembers
+// what placement needs: the rules already on each LB and the VM-set LBs
+// used.
+type lbPicker struct {
+	cfg       *cluster.Config
+	ruleCount map[string]int    // LB name -> rules, for multi-SLB placement
+	vmSetLBs  map[string]string // basic-SKU VM-set LB names used, by lower-case name
+	// exists reports whether an LB of that name is already placed.
+	exists func(name string) bool
+	// refuse records why a Service cannot be placed.
+	refuse func([]service.Diagnostic)
+}
+
 // selectLB names the LB hosting a Service (§2.2, §7.6): lbBase for a single
 // standard LB, the VM set's LB on basic SKU, a multi-SLB configuration's LB
 // otherwise; "-internal" for internal Services.
-func (b *builder) selectLB(info *svcInfo) (string, bool) {
+func (b *lbPicker) selectLB(info *svcInfo) (string, bool) {
 	name := b.cfg.LBBase()
 	switch {
 	case b.cfg.MultiSLB():
@@ -41,7 +54,7 @@ func (b *builder) selectLB(info *svcInfo) (string, bool) {
 // are recognised by the planner anyway) and a custom loadBalancerName,
 // which CCM finds through its fallback listing. Sorted, without
 // "-internal", each name once (case-insensitively), the cluster left out.
-func (b *builder) managedLBNames() []string {
+func (b *lbPicker) managedLBNames() []string {
 	byLower := map[string]string{}
 	for k, v := range b.vmSetLBs {
 		byLower[k] = v
@@ -69,7 +82,7 @@ func (b *builder) managedLBNames() []string {
 // several VM sets, pick the LB with the fewest rules among the VM sets,
 // which azsvc cannot see offline: auto uses the primary LB, a list its
 // first VM set.
-func (b *builder) basicLBName(s *service.Service) string {
+func (b *lbPicker) basicLBName(s *service.Service) string {
 	auto, vmSets, _ := s.LoadBalancerMode()
 	primary := b.cfg.PrimaryScaleSetName
 	if strings.EqualFold(b.cfg.VMType, "standard") {
@@ -86,7 +99,7 @@ func (b *builder) basicLBName(s *service.Service) string {
 // without rules, then the first not yet existing, then the one with the
 // fewest rules. Namespace labels are unknown offline, so a
 // serviceNamespaceSelector never matches.
-func (b *builder) selectMultiSLB(info *svcInfo) (string, bool) {
+func (b *lbPicker) selectMultiSLB(info *svcInfo) (string, bool) {
 	eligible, ok := b.eligibleConfigs(info)
 	if !ok {
 		return "", false
@@ -95,8 +108,7 @@ func (b *builder) selectMultiSLB(info *svcInfo) (string, bool) {
 		if info.internal {
 			name += internalSuffix
 		}
-		_, ok := b.placed[placeID{kind: plan.KindLoadBalancer, name: name}]
-		return ok
+		return b.exists(name)
 	}
 	for _, c := range eligible {
 		if exists(c.Name) && b.ruleCount[lbKeyName(c.Name, info.internal)] == 0 {
@@ -124,7 +136,7 @@ func lbKeyName(name string, internal bool) string {
 	return name
 }
 
-func (b *builder) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool) {
+func (b *lbPicker) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool) {
 	s := info.svc
 	names := s.LoadBalancerConfigurations()
 	want := make(map[string]bool, len(names))
@@ -150,7 +162,7 @@ func (b *builder) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool
 		r := &refusal{svc: s}
 		r.add(CodeLBSelection, annField(service.AnnLoadBalancerConfigurations), "name a configuration of multipleStandardLoadBalancerConfigurations",
 			"service %q selects %d load balancers by annotation, but none of them is defined in multipleStandardLoadBalancerConfigurations or eligible", s.Name, len(names))
-		b.diags = append(b.diags, r.diags...)
+		b.refuse(r.diags)
 		return nil, false
 	}
 	return plain, true

@@ -1,10 +1,13 @@
 package desired
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/cluster"
 )
 
 // dest is one NSG destination: an address known now, the value of another
@@ -92,25 +95,13 @@ func (d *destSet) empty() bool {
 // destinationAddressPrefixes; with other destinations, one element of it
 // that the planner expands.
 func (d *destSet) setOn(props map[string]any) {
-	pools := make([]string, 0, len(d.nodes))
-	for k := range d.nodes {
-		pools = append(pools, string(k))
-	}
-	sort.Strings(pools)
+	pools := slices.Sorted(maps.Keys(d.nodes))
 	if len(pools) == 1 && len(d.known) == 0 && len(d.after) == 0 {
-		props["destinationAddressPrefixes"] = plan.BackendNodeIPs(plan.Key(pools[0]))
+		props["destinationAddressPrefixes"] = plan.BackendNodeIPs(pools[0])
 		return
 	}
-	known := make([]string, 0, len(d.known))
-	for k := range d.known {
-		known = append(known, k)
-	}
-	sort.Strings(known)
-	keys := make([]string, 0, len(d.after))
-	for k := range d.after {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	known := slices.Sorted(maps.Keys(d.known))
+	keys := slices.Sorted(maps.Keys(d.after))
 	vals := make([]any, 0, len(known)+len(keys)+len(pools))
 	for _, k := range known {
 		vals = append(vals, k)
@@ -119,7 +110,7 @@ func (d *destSet) setOn(props map[string]any) {
 		vals = append(vals, plan.AfterApply(d.after[k].source, d.after[k].field))
 	}
 	for _, p := range pools {
-		vals = append(vals, plan.BackendNodeIPs(plan.Key(p)))
+		vals = append(vals, plan.BackendNodeIPs(p))
 	}
 	if len(vals) == 1 {
 		props["destinationAddressPrefix"] = vals[0]
@@ -135,15 +126,30 @@ type nsgRule struct {
 	dests *destSet
 }
 
+// nsgRules accumulates the cluster NSG's rules, by name, as Services are
+// placed.
+type nsgRules struct {
+	id       plan.ID
+	location string
+	tags     map[string]string
+	byName   map[string]*nsgRule
+	order    []*nsgRule // as CCM builds them: Service by Service, then protocol, family, source
+}
+
+func newNSGRules(cfg *cluster.Config, sub string, tags map[string]string) *nsgRules {
+	return &nsgRules{id: plan.NewID(sub, cfg.NSGResourceGroup(), plan.KindSecurityGroup, cfg.SecurityGroupName),
+		location: cfg.Location, tags: tags, byName: map[string]*nsgRule{}}
+}
+
 // nsgProtocols are the NSG protocols in CCM's order with the Kubernetes
 // protocol each one serves.
 func nsgProtocols() [3][2]string {
 	return [3][2]string{{"Tcp", "TCP"}, {"Udp", "UDP"}, {"*", "SCTP"}}
 }
 
-// addNSGRules adds a Service's allow and deny-all rules (§5.2-§5.3),
-// unless azure-disable-load-balancer-nsg-rule is set.
-func (b *builder) addNSGRules(info *svcInfo, dests map[family]*destSet) {
+// add adds a Service's allow and deny-all rules (§5.2-§5.3), unless
+// azure-disable-load-balancer-nsg-rule is set.
+func (b *nsgRules) add(info *svcInfo, dests map[family]*destSet) {
 	a := info.access
 	if a.disabled {
 		return
@@ -172,7 +178,7 @@ func (b *builder) addNSGRules(info *svcInfo, dests map[family]*destSet) {
 		if dests[f].empty() {
 			continue
 		}
-		b.nsgRule(info, NSGDenyAllRuleName(string(f)), dests[f], func() map[string]any {
+		b.rule(info, NSGDenyAllRuleName(string(f)), dests[f], func() map[string]any {
 			return map[string]any{
 				"protocol": "*", "access": "Deny", "direction": "Inbound",
 				"sourceAddressPrefix": "*", "sourcePortRange": "*", "destinationPortRange": "*",
@@ -200,9 +206,9 @@ func nsgPorts(info *svcInfo, k8sProto string) []string {
 	return out
 }
 
-func (b *builder) allowRule(info *svcInfo, proto string, f family, sources, ports []string, dests *destSet) {
+func (b *nsgRules) allowRule(info *svcInfo, proto string, f family, sources, ports []string, dests *destSet) {
 	name := NSGAllowRuleName(proto, string(f), sources, ports)
-	b.nsgRule(info, name, dests, func() map[string]any {
+	b.rule(info, name, dests, func() map[string]any {
 		props := map[string]any{
 			"protocol": proto, "access": "Allow", "direction": "Inbound", "sourcePortRange": "*",
 			"destinationPortRanges": toAny(ports),
@@ -216,36 +222,41 @@ func (b *builder) allowRule(info *svcInfo, proto string, f family, sources, port
 	})
 }
 
-func (b *builder) nsgRule(info *svcInfo, name string, dests *destSet, props func() map[string]any) {
-	r, ok := b.nsgRules[name]
+func (b *nsgRules) rule(info *svcInfo, name string, dests *destSet, props func() map[string]any) {
+	r, ok := b.byName[name]
 	if !ok {
-		id := plan.ChildID(b.nsgID(), plan.KindSecurityRule, name)
+		id := plan.ChildID(b.id, plan.KindSecurityRule, name)
 		r = &nsgRule{res: &plan.Resource{ID: id, Properties: props(), Owned: true}}
-		b.nsgRules[name] = r
+		b.byName[name] = r
+		b.order = append(b.order, r)
 	}
 	r.res.AddService(info.key)
 	r.dests = r.dests.merge(dests)
 }
 
-func (b *builder) nsgID() plan.ID {
-	return plan.NewID(b.sub, b.cfg.NSGResourceGroup(), plan.KindSecurityGroup, b.cfg.SecurityGroupName)
-}
-
-// finishNSG writes the merged destinations and puts the rules and the NSG
-// (which CCM never creates, but whose config tags it keeps) into the state.
-// Priorities are left unset: the planner assigns them against the observed
-// NSG (§5.4).
-func (b *builder) finishNSG() {
-	if len(b.nsgRules) == 0 {
+// finish writes the merged destinations and puts the rules and the NSG
+// (which CCM never creates, but whose config tags it keeps) into state.
+// Each rule gets the priority CCM would give it in an empty NSG, in the
+// order CCM builds the rules (§5.4): allow rules from 500 up, deny rules
+// from 4095 down. Against an NSG that holds rules already, the planner
+// allocates again, in the same order (plan/resolve).
+func (b *nsgRules) finish(state *plan.State) {
+	if len(b.byName) == 0 {
 		return
 	}
-	nsg := &plan.Resource{ID: b.nsgID(), Location: b.cfg.Location, Tags: b.baseTags(), Properties: map[string]any{}, Owned: true}
-	for _, r := range b.nsgRules {
+	nsg := &plan.Resource{ID: b.id, Location: b.location, Tags: b.tags, Properties: map[string]any{}, Owned: true}
+	allow, deny := plan.ManagedPriorityMin, plan.ManagedPriorityMax-1
+	for _, r := range b.order {
+		if plan.AsSecurityRule(r.res).Deny() {
+			r.res.Properties["priority"], deny = deny, deny-1
+		} else {
+			r.res.Properties["priority"], allow = allow, allow+1
+		}
 		r.dests.setOn(r.res.Properties)
 		for _, s := range r.res.Services {
 			nsg.AddService(s)
 		}
-		b.state.Put(r.res)
+		state.Put(r.res)
 	}
-	b.state.Put(nsg)
+	state.Put(nsg)
 }

@@ -24,9 +24,6 @@ func nsgViews(st *plan.State) []nsgView {
 	var out []nsgView
 	for _, r := range st.OfKind(plan.KindSecurityRule) {
 		p := r.Properties
-		if _, ok := p["priority"]; ok {
-			panic("§5.4: desired NSG rules must leave priority to the planner")
-		}
 		v := nsgView{Name: r.Name(), Access: p["access"].(string), Proto: p["protocol"].(string)}
 		v.Sources = first(p, "sourceAddressPrefix", "sourceAddressPrefixes")
 		v.Ports = first(p, "destinationPortRanges", "destinationPortRange")
@@ -199,5 +196,31 @@ func TestAggregate(t *testing.T) {
 		if d := cmp.Diff(tt.want, got); d != "" {
 			t.Errorf("aggregate(%v) (-want +got):\n%s", tt.in, d)
 		}
+	}
+}
+
+// TestNSGPrioritiesInBuildOrder pins §5.4 as CCM's PatchSecurityGroup
+// builds rules: Service by Service, then protocol (Tcp, Udp, *), then
+// family (IPv4, IPv6), service tags before ranges; allow rules take 500 up
+// in that order, deny-all rules 4095 down. The names sort otherwise.
+func TestNSGPrioritiesInBuildOrder(t *testing.T) {
+	st := mustBuild(t, testConfig(t),
+		manifest("a", map[string]string{"azure-allowed-service-tags": "AzureCloud", "azure-deny-all-except-load-balancer-source-ranges": "true"},
+			"  loadBalancerSourceRanges: [10.0.0.0/8]\n  ports:\n  - {name: u, protocol: UDP, port: 53, nodePort: 30053}\n  - {name: t, protocol: TCP, port: 80, nodePort: 30080}\n"),
+		manifest("b", nil, tcp80))
+	got := map[string]any{}
+	for _, r := range st.OfKind(plan.KindSecurityRule) {
+		got[r.Name()] = r.Properties["priority"]
+	}
+	want := map[string]any{
+		allow("IPv4", "Tcp", []string{"AzureCloud"}, []string{"80"}): 500,
+		allow("IPv4", "Tcp", []string{"10.0.0.0/8"}, []string{"80"}): 501,
+		allow("IPv4", "Udp", []string{"AzureCloud"}, []string{"53"}): 502,
+		allow("IPv4", "Udp", []string{"10.0.0.0/8"}, []string{"53"}): 503,
+		NSGDenyAllRuleName("IPv4"):                                   4095,
+		allow("IPv4", "Tcp", []string{"Internet"}, []string{"80"}):   504,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("priorities (-want +got):\n%s", d)
 	}
 }

@@ -7,6 +7,7 @@
 package diff
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
@@ -120,7 +121,7 @@ func (d *Result) withdrawFailed() {
 	if len(d.res.Failed) == 0 {
 		return
 	}
-	for _, k := range d.sortedKeys() {
+	for _, k := range slices.Sorted(maps.Keys(d.changes)) {
 		c := d.changes[k]
 		if c.After == nil || !d.res.AllFailed(c.Services) {
 			continue
@@ -136,7 +137,7 @@ func (d *Result) withdrawFailed() {
 func (d *Result) blockDependents() {
 	for changed := len(d.conflicts) > 0; changed; {
 		changed = false
-		for _, k := range d.sortedKeys() {
+		for _, k := range slices.Sorted(maps.Keys(d.changes)) {
 			c := d.changes[k]
 			if c.After == nil {
 				continue
@@ -157,13 +158,4 @@ func (d *Result) markDisruptive() {
 	for _, c := range d.changes {
 		c.Disruptive = c.Has(plan.ActionDelete) || c.Has(plan.ActionUpdate) && plan.MovesTraffic(c)
 	}
-}
-
-func (d *Result) sortedKeys() []plan.Key {
-	out := make([]plan.Key, 0, len(d.changes))
-	for k := range d.changes {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

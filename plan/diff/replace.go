@@ -1,8 +1,6 @@
 package diff
 
 import (
-	"strings"
-
 	"github.com/azsvc/azsvc/plan"
 )
 
@@ -49,21 +47,9 @@ func forcesReplacement(k plan.Kind, path []string) bool {
 		return true
 	}
 	for _, f := range replaceFields[k] {
-		if hasPathPrefix(path, f) || hasPathPrefix(f, path) {
+		if plan.PathHasPrefix(path, f) || plan.PathHasPrefix(f, path) {
 			return true
 		}
 	}
 	return false
-}
-
-func hasPathPrefix(path, prefix []string) bool {
-	if len(prefix) > len(path) {
-		return false
-	}
-	for i := range prefix {
-		if !strings.EqualFold(path[i], prefix[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,9 @@
 package diff
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/azsvc/azsvc/plan"
 )
 
@@ -15,7 +18,7 @@ import (
 func (d *Result) settle() {
 	for changed := true; changed; {
 		changed = false
-		for _, k := range d.sortedKeys() {
+		for _, k := range slices.Sorted(maps.Keys(d.changes)) {
 			c := d.changes[k]
 			if c == nil || !c.Has(plan.ActionDelete) {
 				continue
@@ -121,24 +124,12 @@ func (d *Result) resolveMarkers(want *plan.Resource) *plan.Resource {
 		return want
 	}
 	w := want.Clone()
-	w.Properties = d.resolveValue(w.Properties).(map[string]any)
+	w.Properties = plan.MapLeaves(w.Properties, d.resolveLeaf).(map[string]any)
 	plan.Normalize(w)
 	return w
 }
 
-func (d *Result) resolveValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = d.resolveValue(x)
-		}
-		return t
-	case []any:
-		for i, x := range t {
-			t[i] = d.resolveValue(x)
-		}
-		return t
-	}
+func (d *Result) resolveLeaf(v any) any {
 	if _, _, byAddr := plan.ParsePublicIPByAddress(v); byAddr {
 		return v // not found by resolve: the Service fails
 	}

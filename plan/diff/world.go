@@ -1,6 +1,9 @@
 package diff
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/resolve"
 )
@@ -11,7 +14,7 @@ import (
 // Changes are the planned changes, sorted by key.
 func (d *Result) Changes() []*plan.Change {
 	out := make([]*plan.Change, 0, len(d.changes))
-	for _, k := range d.sortedKeys() {
+	for _, k := range slices.Sorted(maps.Keys(d.changes)) {
 		out = append(out, d.changes[k])
 	}
 	return out

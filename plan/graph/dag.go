@@ -3,6 +3,7 @@ package graph
 import (
 	"container/heap"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -21,8 +22,6 @@ type Node struct {
 	// whole), "" for an operation that is a write of its own.
 	Group     plan.Key
 	GroupRank int
-	// Label names the operation in a cycle error, e.g. "create pe/x".
-	Label string
 }
 
 // Graph schedules operations into writes. Add nodes, Connect them, then
@@ -40,6 +39,9 @@ type Node struct {
 // dropping a frontend whose public IP is replaced, then adding it back
 // after the new IP exists).
 type Graph struct {
+	// Name names node i in a cycle error, e.g. "create pe/x"; by default
+	// its key.
+	Name   func(i int) string
 	nodes  []*node
 	groups map[plan.Key]*group
 	ready  unitHeap
@@ -122,7 +124,7 @@ func (g *Graph) Schedule() ([][]int, error) {
 			heap.Push(&g.ready, g.unitOf(i))
 		}
 	}
-	for _, k := range sortedGroupKeys(g.groups) {
+	for _, k := range slices.Sorted(maps.Keys(g.groups)) {
 		g.maybeQueue(g.groups[k])
 	}
 	g.left = len(g.nodes)
@@ -193,7 +195,7 @@ func (g *Graph) execute(idx []int) {
 // ready: the nodes without strict predecessors left, minus those whose weak
 // predecessors cannot come along.
 func (g *Graph) partialWrite() bool {
-	for _, k := range sortedGroupKeys(g.groups) {
+	for _, k := range slices.Sorted(maps.Keys(g.groups)) {
 		gr := g.groups[k]
 		var subset []int
 		for _, i := range gr.remaining {
@@ -299,16 +301,11 @@ func (g *Graph) cycleError() error {
 	}
 	names := make([]string, len(found))
 	for i, n := range found {
-		names[i] = g.nodes[n].Label
+		if g.Name != nil {
+			names[i] = g.Name(n)
+		} else {
+			names[i] = string(g.nodes[n].Key)
+		}
 	}
 	return fmt.Errorf("cannot order the plan: dependency cycle %s", strings.Join(names, " -> "))
-}
-
-func sortedGroupKeys(m map[plan.Key]*group) []plan.Key {
-	out := make([]plan.Key, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -51,7 +51,9 @@ type Input interface {
 // changed load balancer or NSG per step.
 func Schedule(in Input) (*plan.Plan, error) {
 	changes := in.Changes()
-	b := &builder{world: in, g: New(), puts: map[plan.Key]int{}, dels: map[plan.Key]int{}}
+	b := &builder{world: in, g: New(), puts: make(map[plan.Key]int, len(changes)), dels: map[plan.Key]int{},
+		keys: map[string]plan.Key{}}
+	b.g.Name = func(i int) string { return label(b.ops[i]) }
 	b.addNodes(changes)
 	b.addEdges()
 	writes, err := b.g.Schedule()
@@ -99,6 +101,9 @@ type builder struct {
 	ops   []op
 	puts  map[plan.Key]int
 	dels  map[plan.Key]int
+	// keys memoises the keys of references: bodies repeat them (every rule
+	// names its LB's pool), and making a key allocates.
+	keys map[string]plan.Key
 }
 
 func (b *builder) addNodes(changes []*plan.Change) {
@@ -117,41 +122,58 @@ func (b *builder) addNodes(changes []*plan.Change) {
 }
 
 func (b *builder) newNode(key plan.Key, c *plan.Change, del bool) int {
-	id := c.ID()
-	n := Node{Key: key, Rank: id.Kind.Rank(), Delete: del, Label: label(c, del)}
+	kind := c.ID().Kind
+	n := Node{Key: key, Rank: kind.Rank(), Delete: del}
 	switch {
-	case id.Kind.Inline():
-		pid, _ := id.ParentID()
-		n.Group, n.GroupRank = pid.Key(), pid.Kind.Rank()
-	case id.Kind == plan.KindLoadBalancer || id.Kind == plan.KindSecurityGroup:
-		n.Group, n.GroupRank = key, id.Kind.Rank()
+	case kind.Inline():
+		n.Group, _ = key.Parent()
+		n.GroupRank = kind.Parent().Rank()
+	case kind == plan.KindLoadBalancer || kind == plan.KindSecurityGroup:
+		n.Group, n.GroupRank = key, kind.Rank()
 	}
 	b.ops = append(b.ops, op{change: c, key: key, delete: del, group: n.Group})
 	return b.g.Add(n)
 }
 
-func label(c *plan.Change, del bool) string {
+// label names an operation in a cycle error.
+func label(o op) string {
 	verb := "update"
 	switch {
-	case del:
+	case o.delete:
 		verb = "delete"
-	case c.Has(plan.ActionCreate):
+	case o.change.Has(plan.ActionCreate):
 		verb = "create"
 	}
-	return verb + " " + c.ID().Address()
+	return verb + " " + o.change.ID().Address()
+}
+
+// deps are the keys of what a body references (plan.Dependencies), with
+// the reference keys memoised.
+func (b *builder) deps(r *plan.Resource) []plan.Key {
+	var out []plan.Key
+	plan.EachReference(r.Properties, func(ref string) {
+		k, ok := b.keys[ref]
+		if !ok {
+			k = plan.KeyOf(ref)
+			b.keys[ref] = k
+		}
+		out = append(out, k)
+	})
+	return out
 }
 
 func (b *builder) addEdges() {
 	for i, o := range b.ops {
 		id := o.change.ID()
 		if !o.delete {
-			for _, ref := range plan.Dependencies(o.change.After) {
-				if j, ok := b.puts[ref]; ok {
+			for _, ref := range b.deps(o.change.After) {
+				if j, ok := b.puts[ref]; ok && j != i {
 					b.g.Connect(j, i, false)
 				}
 			}
-			if pid, ok := id.ParentID(); ok {
-				if j, ok := b.puts[pid.Key()]; ok {
+			if id.Kind.Parent() != "" {
+				parent, _ := o.key.Parent()
+				if j, ok := b.puts[parent]; ok {
 					b.g.Connect(j, i, false)
 				}
 			}
@@ -173,24 +195,16 @@ func (b *builder) addEdges() {
 }
 
 func (b *builder) setDependsOn() {
-	deps := map[*plan.Change]map[plan.Key]bool{}
+	deps := map[*plan.Change][]plan.Key{}
 	for i, o := range b.ops {
 		for _, p := range b.g.Preds(i) {
-			pred := b.ops[p]
-			if pred.change == o.change {
-				continue
+			if pred := b.ops[p]; pred.change != o.change {
+				deps[o.change] = append(deps[o.change], pred.key)
 			}
-			if deps[o.change] == nil {
-				deps[o.change] = map[plan.Key]bool{}
-			}
-			deps[o.change][pred.key] = true
 		}
 	}
-	for c, m := range deps {
-		c.DependsOn = c.DependsOn[:0]
-		for k := range m {
-			c.DependsOn = append(c.DependsOn, k)
-		}
-		slices.Sort(c.DependsOn)
+	for c, keys := range deps {
+		slices.Sort(keys)
+		c.DependsOn = slices.Compact(keys)
 	}
 }

@@ -10,5 +10,7 @@
 //
 // Version history: 1.0 wrote impact sentences and blocked reasons as
 // English; 1.1 writes the typed reason, cause and block codes instead (the
-// renderers word them), and reads 1.0 files.
+// renderers word them); 2.0 adds the sources apply makes the plan again
+// from and a checksum of the file, both required: apply trusts no plan it
+// cannot make again and check, so 1.x files are refused.
 package planfile

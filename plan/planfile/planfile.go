@@ -8,7 +8,7 @@ import (
 )
 
 // FormatVersion is the format_version written.
-const FormatVersion = "1.1"
+const FormatVersion = "2.0"
 
 // Plan is the JSON form of a plan: the changes and steps, the
 // preconditions, the inputs' hashes and the target.
@@ -22,6 +22,11 @@ type Plan struct {
 	Blocked       []plan.Blocked    `json:"blocked"`
 	Preconditions []Precondition    `json:"preconditions"`
 	NoOp          int               `json:"no_op"`
+	// Sources are the inputs apply makes the plan again from.
+	Sources Sources `json:"sources"`
+	// Checksum is "sha256:" and the hash of the file written with an
+	// empty checksum (Marshal): a file changed afterwards is refused.
+	Checksum string `json:"checksum"`
 }
 
 // Change is a plan.Change in saved form.
@@ -96,8 +101,8 @@ func New(p *plan.Plan, target string, inputs map[string]string, scope plan.Scope
 
 // Restore rebuilds the plan a saved plan describes, for apply.
 func (s *Plan) Restore() (*plan.Plan, error) {
-	if major, _, _ := strings.Cut(s.FormatVersion, "."); major != "1" {
-		return nil, fmt.Errorf("saved plan format_version %q is not supported (want 1.x)", s.FormatVersion)
+	if major, _, _ := strings.Cut(s.FormatVersion, "."); major != "2" {
+		return nil, fmt.Errorf("saved plan format_version %q is not supported (want 2.x): make the plan again with this azsvc", s.FormatVersion)
 	}
 	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp}
 	for i, sc := range s.Changes {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
@@ -34,11 +35,7 @@ func Preconditions(p *plan.Plan, observed *plan.Index, managed func(plan.Key) bo
 			touched[c.Key()] = c.ID()
 		}
 	}
-	keys := make([]plan.Key, 0, len(touched))
-	for k := range touched {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(touched))
 	isManaged := func(r *plan.Resource) bool { return managed(r.Key()) }
 	out := make([]Precondition, 0, len(touched))
 	for _, k := range keys {

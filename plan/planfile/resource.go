@@ -54,6 +54,8 @@ func encodeMarkers(v any) any {
 	return v
 }
 
+// decodeMarkers returns a copy of v with the saved markers turned back into
+// plan's; the saved plan itself stays as read, so it can still be compared.
 func decodeMarkers(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -65,15 +67,17 @@ func decodeMarkers(v any) any {
 			}
 			return plan.AfterApply(plan.Key(src), field)
 		}
+		out := make(map[string]any, len(t))
 		for k, x := range t {
-			t[k] = decodeMarkers(x)
+			out[k] = decodeMarkers(x)
 		}
-		return t
+		return out
 	case []any:
+		out := make([]any, len(t))
 		for i, x := range t {
-			t[i] = decodeMarkers(x)
+			out[i] = decodeMarkers(x)
 		}
-		return t
+		return out
 	}
 	return v
 }

@@ -121,3 +121,32 @@ func TestNSGKeepsDestinationsOfOutOfScopeServices(t *testing.T) {
 		}
 	}
 }
+
+// New rules take free priorities in the order CCM builds them, which the
+// desired state records as their empty-NSG priorities (§5.4), not in name
+// order.
+func TestPriorityAllocationFollowsBuildOrder(t *testing.T) {
+	observed := plan.NewState()
+	observed.Put(&plan.Resource{ID: nsgID(), Location: "eastus"})
+	observed.Put(nsgRule("k8s-azure-lb_taken", 500, "Allow"))
+	desired := plan.NewState()
+	desired.Put(&plan.Resource{ID: nsgID()})
+	for name, prio := range map[string]float64{"k8s-azure-lb_z_built_first": 500, "k8s-azure-lb_a_built_second": 501, "k8s-azure-lb_deny": 4095} {
+		access := "Allow"
+		if prio > 4000 {
+			access = "Deny"
+		}
+		r := nsgRule(name, prio, access)
+		r.Services = []string{"web/a"}
+		desired.Put(r)
+	}
+	p := mustDiff(t, desired, observed, plan.Scope{Cluster: tCluster})
+	got := map[string]any{}
+	for _, c := range p.Changes {
+		got[c.ID().Name()] = c.After.Properties["priority"]
+	}
+	want := map[string]any{"k8s-azure-lb_z_built_first": 501, "k8s-azure-lb_a_built_second": 502, "k8s-azure-lb_deny": 4095}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("priorities %v, want %v", got, want)
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/diff"
 	"github.com/azsvc/azsvc/plan/graph"
-	"github.com/azsvc/azsvc/plan/limits"
+	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/resolve"
 )
 
@@ -26,7 +26,7 @@ func Plan(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.Limits, err = limits.Check(p, res.Observed); err != nil {
+	if p.Limits, err = preflight.Check(p, res.Observed); err != nil {
 		return nil, nil, err
 	}
 	return p, res, nil

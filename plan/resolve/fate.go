@@ -1,11 +1,15 @@
 package resolve
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
 )
+
+// fate decides which observed resources a plan removes.
+type fate struct{ *resolver }
 
 // planRemovals decides which observed resources this plan deletes: the
 // owned ones nothing desires, of in-scope Services and, with Scope.Prune,
@@ -13,7 +17,7 @@ import (
 // follow the release rules (releasePIP); NSG rules the reconcile
 // (mergeNSGs); load balancers, backend pools, private link services and
 // the shared probe are removed only by settleRemovals.
-func (r *resolver) planRemovals() {
+func (r fate) planRemovals() {
 	for _, e := range r.obs.Entries {
 		res := e.R
 		if _, wanted := r.wanted.Get(e.Key); wanted {
@@ -58,7 +62,7 @@ func (r *resolver) remove(k plan.Key, services []string) {
 // in-scope Service wants, and deletes it when no Service is left in its
 // k8s-azure-service tag (ccm-semantics §6 release criteria). User-assigned
 // IPs are never deleted.
-func (r *resolver) releasePIP(pip *plan.Resource, own Ownership) {
+func (r fate) releasePIP(pip *plan.Resource, own Ownership) {
 	if !own.Deletable || len(own.Services) == 0 && !r.scope.Prune {
 		return
 	}
@@ -83,11 +87,11 @@ func (r *resolver) releasePIP(pip *plan.Resource, own Ownership) {
 //     arm-rules §2.1): the removal becomes a Blocked entry;
 //   - a load balancer left without frontends is deleted with its children
 //     (§7.3 step 1.8), and the shared probe once no rule uses it (§4).
-func (r *resolver) settleRemovals() {
+func (r fate) settleRemovals() {
 	var keeps map[plan.Key]bool // built on first use: most plans remove nothing that is referenced
 	for changed := true; changed; {
 		changed = false
-		for _, k := range sortedKeys(r.out.Remove) {
+		for _, k := range slices.Sorted(maps.Keys(r.out.Remove)) {
 			if _, still := r.out.Remove[k]; !still || len(r.obs.Referrers(k)) == 0 {
 				continue
 			}
@@ -107,7 +111,7 @@ func (r *resolver) settleRemovals() {
 
 // settleReferrers handles the observed resources that reference the
 // removed target; it reports whether it changed anything.
-func (r *resolver) settleReferrers(target plan.Key, keeps map[plan.Key]bool) bool {
+func (r fate) settleReferrers(target plan.Key, keeps map[plan.Key]bool) bool {
 	for _, rk := range r.obs.Referrers(target) {
 		if _, gone := r.out.Remove[rk]; gone || r.parentRemoved(rk) || r.dropsReference(rk, target, keeps) {
 			continue
@@ -132,7 +136,7 @@ func (r *resolver) settleReferrers(target plan.Key, keeps map[plan.Key]bool) boo
 // longer references target: its update runs before the delete of what it
 // referenced (DESIGN.md "Order"). A referrer whose update is not made (it
 // is blocked, or serves only failed Services) keeps what ARM holds.
-func (r *resolver) dropsReference(rk, target plan.Key, keeps map[plan.Key]bool) bool {
+func (r fate) dropsReference(rk, target plan.Key, keeps map[plan.Key]bool) bool {
 	want, desired := r.out.Desired.Get(rk)
 	if !desired || keeps[rk] {
 		return false
@@ -147,7 +151,7 @@ func (r *resolver) dropsReference(rk, target plan.Key, keeps map[plan.Key]bool) 
 // keepsObserved lists the desired resources whose change the diff will
 // withdraw: those of failed Services, and those referencing something
 // blocked (transitively). Their observed body is what stays in ARM.
-func (r *resolver) keepsObserved() map[plan.Key]bool {
+func (r fate) keepsObserved() map[plan.Key]bool {
 	keeps := map[plan.Key]bool{}
 	for k := range r.out.Conflicts {
 		keeps[k] = true
@@ -172,7 +176,7 @@ func (r *resolver) keepsObserved() map[plan.Key]bool {
 	return keeps
 }
 
-func (r *resolver) parentRemoved(k plan.Key) bool {
+func (r fate) parentRemoved(k plan.Key) bool {
 	res, ok := r.obs.Get(k)
 	if !ok {
 		return false
@@ -187,7 +191,7 @@ func (r *resolver) parentRemoved(k plan.Key) bool {
 
 // removeEmptyLBs deletes a managed load balancer that nothing desires once
 // this plan removes its last frontend (ccm-semantics §7.3 step 1.8).
-func (r *resolver) removeEmptyLBs() bool {
+func (r fate) removeEmptyLBs() bool {
 	changed := false
 	for _, e := range r.obs.OfKind(plan.KindLoadBalancer) {
 		if _, wanted := r.wanted.Get(e.Key); wanted || !r.own[e.Key].Managed {
@@ -217,7 +221,7 @@ func (r *resolver) removeEmptyLBs() bool {
 	return changed
 }
 
-func (r *resolver) losesLastFrontend(kids []*plan.Resource) bool {
+func (r fate) losesLastFrontend(kids []*plan.Resource) bool {
 	removed := 0
 	for _, k := range kids {
 		if k.Kind() != plan.KindFrontend {
@@ -231,7 +235,7 @@ func (r *resolver) losesLastFrontend(kids []*plan.Resource) bool {
 	return removed > 0
 }
 
-func (r *resolver) unownedKid(kids []*plan.Resource) string {
+func (r fate) unownedKid(kids []*plan.Resource) string {
 	for _, k := range kids {
 		if !r.own[k.Key()].Managed {
 			return k.ID.Address()
@@ -242,7 +246,7 @@ func (r *resolver) unownedKid(kids []*plan.Resource) string {
 
 // removeUnusedSharedProbes removes the cluster's shared probe once no rule
 // that stays references it (ccm-semantics §4 keepSharedProbe).
-func (r *resolver) removeUnusedSharedProbes() {
+func (r fate) removeUnusedSharedProbes() {
 	for _, e := range r.obs.OfKind(plan.KindProbe) {
 		if !strings.EqualFold(e.R.Name(), plan.SharedProbeName) || !r.own[e.Key].Managed {
 			continue

@@ -1,10 +1,20 @@
 package resolve
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 
 	"github.com/azsvc/azsvc/plan"
 )
+
+// nsgMerge resolves the rules of the NSGs a plan reconciles.
+type nsgMerge struct {
+	*resolver
+	released nsgRelease
+}
 
 // mergeNSGs resolves the NSG rules of every NSG the plan reconciles, the
 // way CCM's reconcileSecurityGroup does (ccm-semantics §5.5): a managed
@@ -13,7 +23,7 @@ import (
 // in-scope Services are replaced by what they want now; those of Services
 // outside the scope are kept; a managed rule left without destinations is
 // removed; new rules get priorities as CCM allocates them (§5.4).
-func (r *resolver) mergeNSGs() error {
+func (r *nsgMerge) mergeNSGs() error {
 	wanted := map[plan.Key][]*plan.Resource{}
 	for _, e := range r.desList {
 		if e.R.Kind() != plan.KindSecurityRule {
@@ -22,9 +32,9 @@ func (r *resolver) mergeNSGs() error {
 		pid, _ := e.R.ID.ParentID()
 		wanted[pid.Key()] = append(wanted[pid.Key()], e.R)
 	}
-	released := nsgRelease{ips: r.releasedIPs(), retained: r.retainedPorts()}
-	for _, k := range sortedKeys(r.out.owners.SecurityGroups()) {
-		if err := r.mergeNSG(k, wanted[k], released); err != nil {
+	r.released = nsgRelease{ips: r.releasedIPs(), retained: r.retainedPorts()}
+	for _, k := range slices.Sorted(maps.Keys(r.out.owners.SecurityGroups())) {
+		if err := r.mergeNSG(k, wanted[k]); err != nil {
 			return err
 		}
 	}
@@ -37,7 +47,7 @@ func (r *resolver) mergeNSGs() error {
 // rules. A managed public IP tagged for Services outside the scope is left
 // out; a user-assigned one has no tags, so the ports other Services still
 // serve on an address are kept per rule (retainedPorts, nsg_shared.go).
-func (r *resolver) releasedIPs() map[string][]string {
+func (r *nsgMerge) releasedIPs() map[string][]string {
 	out := map[string][]string{}
 	add := func(ip string, services []string) {
 		if r.out.AllFailed(services) {
@@ -74,7 +84,7 @@ func (r *resolver) releasedIPs() map[string][]string {
 // mergeNSG resolves the rules of one NSG: handled lists the rules a
 // desired rule of the same name answers for, so the others are reconciled
 // as wanted by nobody in scope.
-func (r *resolver) mergeNSG(nsg plan.Key, wanted []*plan.Resource, released nsgRelease) error {
+func (r *nsgMerge) mergeNSG(nsg plan.Key, wanted []*plan.Resource) error {
 	handled := make(map[plan.Key]bool, len(wanted))
 	creates := map[plan.Key]*plan.Resource{}
 	for _, w := range wanted {
@@ -95,14 +105,14 @@ func (r *resolver) mergeNSG(nsg plan.Key, wanted []*plan.Resource, released nsgR
 		case !r.own[k].Managed:
 			r.block(plan.Blocked{Address: w.ID.Address(), Code: plan.BlockNSGRuleNotManaged, Why: r.own[k].Why, Services: w.Services})
 		case empty:
-			r.mergeRule(got, nil, released)
+			r.mergeRule(got, nil)
 		default:
-			r.mergeRule(got, rule, released)
+			r.mergeRule(got, rule)
 		}
 	}
 	for _, got := range r.obs.Children(nsg) {
 		if k := got.Key(); !handled[k] && r.own[k].Managed {
-			r.mergeRule(got, nil, released)
+			r.mergeRule(got, nil)
 		}
 	}
 	return r.allocatePriorities(nsg, creates)
@@ -112,13 +122,13 @@ func (r *resolver) mergeNSG(nsg plan.Key, wanted []*plan.Resource, released nsgR
 // in-scope Service wants the rule any more. The destinations it keeps are
 // those the plan does not answer for; the Services of the released ones
 // are the rule's too, so the plan groups the change under them.
-func (r *resolver) mergeRule(got, want *plan.Resource, released nsgRelease) {
+func (r *nsgMerge) mergeRule(got, want *plan.Resource) {
 	var kept []any
 	var services []string
 	dests := plan.AsSecurityRule(got).Destinations()
 	for _, dst := range dests {
 		if s, ok := dst.(string); ok {
-			if owners, isReleased := released.ips[s]; isReleased && !servesRetained(got, released.retained[plan.CanonicalIP(s)]) {
+			if owners, isReleased := r.released.ips[s]; isReleased && !servesRetained(got, r.released.retained[plan.CanonicalIP(s)]) {
 				services = append(services, owners...)
 				continue
 			}
@@ -146,8 +156,10 @@ func (r *resolver) mergeRule(got, want *plan.Resource, released nsgRelease) {
 // allocatePriorities gives each new rule a priority the way CCM does
 // (ccm-semantics §5.4): existing rules keep theirs; allow rules take the
 // lowest free priority from 500 up, deny rules the highest free from 4095
-// down. Priorities are unique per direction (arm-rules §1.4).
-func (r *resolver) allocatePriorities(nsg plan.Key, creates map[plan.Key]*plan.Resource) error {
+// down, in the order CCM builds the rules (plan/desired gives each the
+// priority it would get in an empty NSG, so that order is theirs).
+// Priorities are unique per direction (arm-rules §1.4).
+func (r *nsgMerge) allocatePriorities(nsg plan.Key, creates map[plan.Key]*plan.Resource) error {
 	used := map[string]map[int]bool{}
 	for _, got := range r.obs.Children(nsg) {
 		if _, gone := r.out.Remove[got.Key()]; gone {
@@ -162,7 +174,7 @@ func (r *resolver) allocatePriorities(nsg plan.Key, creates map[plan.Key]*plan.R
 			used[dir][p] = true
 		}
 	}
-	for _, w := range plan.SortedResources(creates) {
+	for _, w := range buildOrder(creates) {
 		rule := plan.AsSecurityRule(w)
 		dir := rule.Direction()
 		if used[dir] == nil {
@@ -197,4 +209,24 @@ func nextPriority(used map[int]bool, deny bool) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// buildOrder lists new rules in the order CCM builds them: allow rules by
+// ascending desired priority, deny rules by descending, rules without one
+// last, ties by key.
+func buildOrder(creates map[plan.Key]*plan.Resource) []*plan.Resource {
+	rank := func(r *plan.Resource) float64 {
+		rule := plan.AsSecurityRule(r)
+		p, ok := rule.RawPriority()
+		switch {
+		case !ok:
+			return math.Inf(1)
+		case rule.Deny():
+			return 2*plan.ManagedPriorityMax - p
+		}
+		return p
+	}
+	out := plan.SortedResources(creates)
+	slices.SortStableFunc(out, func(a, b *plan.Resource) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
 }

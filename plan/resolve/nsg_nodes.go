@@ -18,7 +18,7 @@ import (
 // withNodeIPs replaces the BackendNodeIPs markers of a desired NSG rule by
 // the observed node addresses, sorted, and returns the pools that show
 // none.
-func (r *resolver) withNodeIPs(rule *plan.Resource) (*plan.Resource, []plan.Key) {
+func (r *nsgMerge) withNodeIPs(rule *plan.Resource) (*plan.Resource, []plan.Key) {
 	var out []any
 	var blind []plan.Key
 	found := false
@@ -46,7 +46,7 @@ func (r *resolver) withNodeIPs(rule *plan.Resource) (*plan.Resource, []plan.Key)
 // noteNodeIPs says in the plan why a rule goes without node IPs: left out
 // (nothing else to allow), kept as observed (CCM built it; azsvc cannot
 // check its node IPs) or planned with its other destinations only.
-func (r *resolver) noteNodeIPs(rule *plan.Resource, blind []plan.Key, exists bool) {
+func (r *nsgMerge) noteNodeIPs(rule *plan.Resource, blind []plan.Key, exists bool) {
 	code := plan.BlockNodeIPsPartial
 	switch empty := len(plan.AsSecurityRule(rule).Destinations()) == 0; {
 	case empty && exists:
@@ -61,7 +61,7 @@ func (r *resolver) noteNodeIPs(rule *plan.Resource, blind []plan.Key, exists boo
 
 // poolNodeIPs lists the node addresses an observed backend pool holds,
 // string-sorted and de-duplicated like every NSG destination (§5.3).
-func (r *resolver) poolNodeIPs(pool plan.Key) []any {
+func (r *nsgMerge) poolNodeIPs(pool plan.Key) []any {
 	p, ok := r.obs.Get(pool)
 	if !ok {
 		return nil

@@ -24,7 +24,7 @@ type nsgRelease struct {
 // listSharedIPPortMapping); azsvc also must not touch what out-of-scope
 // Services use (DESIGN.md). A public IP's tags do not tell: a user-assigned
 // one has none.
-func (r *resolver) retainedPorts() map[string]map[string]bool {
+func (r *nsgMerge) retainedPorts() map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for _, e := range r.obs.OfKind(plan.KindRule) {
 		if svc, _ := r.out.owners.ServiceOfName(e.R.Name()); svc != "" {
@@ -51,7 +51,7 @@ func (r *resolver) retainedPorts() map[string]map[string]bool {
 
 // frontendAddresses are the observed addresses of a frontend: its private
 // IP, or the address of its public IP.
-func (r *resolver) frontendAddresses(k plan.Key) []string {
+func (r *nsgMerge) frontendAddresses(k plan.Key) []string {
 	res, ok := r.obs.Get(k)
 	if !ok {
 		return nil

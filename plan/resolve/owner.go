@@ -242,7 +242,7 @@ func (o *Owners) securityRule(r *plan.Resource) Ownership {
 	if !strings.HasPrefix(r.Name(), plan.ManagedRulePrefix) {
 		return unmanaged(plan.UnmanagedRuleName, "")
 	}
-	p, ok := plan.Number(r.Properties["priority"])
+	p, ok := plan.AsSecurityRule(r).RawPriority()
 	if !ok || p < plan.ManagedPriorityMin || p > plan.ManagedPriorityMax {
 		return unmanaged(plan.UnmanagedPriority, strconv.FormatFloat(p, 'f', -1, 64))
 	}

@@ -73,23 +73,11 @@ func (r *resolver) withPIPIDs(want *plan.Resource) *plan.Resource {
 		return want
 	}
 	w := want.Clone()
-	w.Properties = r.pipIDs(w.Properties).(map[string]any)
+	w.Properties = plan.MapLeaves(w.Properties, r.pipID).(map[string]any)
 	return w
 }
 
-func (r *resolver) pipIDs(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = r.pipIDs(x)
-		}
-		return t
-	case []any:
-		for i, x := range t {
-			t[i] = r.pipIDs(x)
-		}
-		return t
-	}
+func (r *resolver) pipID(v any) any {
 	if coll, addr, ok := plan.ParsePublicIPByAddress(v); ok {
 		if k, found := r.pipIndex[coll][plan.CanonicalIP(addr)]; found {
 			pip, _ := r.obs.Get(k)

@@ -1,6 +1,8 @@
 package resolve
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -27,9 +29,9 @@ func ReadScope(desired *plan.State, scope plan.Scope) plan.ReadScope {
 	subnets := map[plan.Key]plan.ID{}
 	for _, e := range plan.NewIndex(desired).Entries {
 		addID(&rs, e.R.ID, subnets)
-		walkRefs(e.R.Properties, "", func(ref string) { addRef(&rs, ref, subnets) })
+		plan.EachReference(e.R.Properties, func(ref string) { addRef(&rs, ref, subnets) })
 	}
-	for _, k := range sortedKeys(subnets) {
+	for _, k := range slices.Sorted(maps.Keys(subnets)) {
 		rs.Subnets = append(rs.Subnets, subnets[k])
 	}
 	return rs
@@ -53,30 +55,5 @@ func addRef(rs *plan.ReadScope, ref string, subnets map[plan.Key]plan.ID) {
 	}
 	if strings.HasSuffix(strings.ToLower(ref), "/"+strings.ToLower(plan.KindPublicIP.Segment())) {
 		rs.AddIn(collectionSubscription(plan.Key(ref)), plan.KindPublicIP, collectionGroup(plan.Key(ref)))
-	}
-}
-
-// walkRefs calls f with every reference in v as written, keeping its case
-// (keys are lower-cased, and a group read or created by that name should
-// look like the one the user wrote): {"id": ...} objects, string fields
-// named like "privateLinkServiceId", and the sources of markers.
-func walkRefs(v any, key string, f func(string)) {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			walkRefs(x, k, f)
-		}
-	case []any:
-		for _, x := range t {
-			walkRefs(x, key, f)
-		}
-	case string:
-		if (key == "id" || strings.HasSuffix(key, "Id")) && strings.HasPrefix(t, "/subscriptions/") {
-			f(t)
-		}
-	default:
-		if src, _, ok := plan.UnknownSource(v); ok {
-			f(string(src))
-		}
 	}
 }

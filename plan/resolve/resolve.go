@@ -93,9 +93,9 @@ func Resolve(desired, observed *plan.State, scope plan.Scope) (*Resolved, error)
 		return nil, err
 	}
 	r.settleEndpoints()
-	r.planRemovals()
+	fate{r}.planRemovals()
 	r.planDNSRemovals()
-	if err := r.mergeNSGs(); err != nil {
+	if err := (&nsgMerge{resolver: r}).mergeNSGs(); err != nil {
 		return nil, err
 	}
 	return r.out, nil

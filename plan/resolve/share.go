@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -138,7 +139,7 @@ func foldFrontends(desired, observed *plan.State, moved map[plan.Key]*plan.Resou
 		}
 		out.Put(r)
 	}
-	for _, k := range sortedKeys(moved) {
+	for _, k := range slices.Sorted(maps.Keys(moved)) {
 		fe, _ := desired.Get(k)
 		holder := joinFrontend(out, moved[k], fe.Services)
 		if pipID := plan.AsFrontend(holder).PublicIPID(); pipID != "" {
@@ -384,13 +385,4 @@ func ownerInScope(name string, scope plan.Scope) string {
 		}
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[plan.Key]V) []plan.Key {
-	out := make([]plan.Key, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

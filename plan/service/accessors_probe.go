@@ -128,7 +128,7 @@ func (s *Service) ProbePort(p corev1.ServicePort) (port int32, explicit bool, er
 				return sp.NodePort, true, nil
 			}
 		}
-		return 0, true, fmt.Errorf("failed to parse annotation %s: port %s not found in service", key, v)
+		return 0, true, fmt.Errorf("failed to parse annotation %s: port %s not found in service", key, shownKey(v))
 	}
 	if n < 0 || n > 65535 {
 		return 0, true, fmt.Errorf("failed to parse annotation %s: port %d is out of range", key, n)

@@ -18,9 +18,12 @@ import (
 //	AZSVC0004  error     same namespace/name twice across the input          §2.1
 //	AZSVC0005  error     List item that is not an object                     -
 //	AZSVC0006  error     annotation value not a string (unquoted 10/true)    -
+//	AZSVC0007  error     input file or stdin over --max-input-size           -
+//	AZSVC0008  error     mapping key written twice (kubectl strict decoding) -
 //	AZSVC1001  error     unknown azure-* key, with a did-you-mean            §1.3
 //	AZSVC1002  error     unknown port_* key (param or non-numeric port)      §1.4
 //	AZSVC1003  error     per-port key for a port the Service lacks           §1.4
+//	AZSVC1004  error     CCM key misspelt: prefix typo, no prefix, wrong one §1
 //	AZSVC1010  error     integer annotation not a whole number               §1.2
 //	AZSVC1011  error     idle timeout outside 4..100                         §1.3 #10
 //	AZSVC1012  error     probe interval below 5 (global or per-port)         §1.3 #13, §1.4 #42
@@ -34,6 +37,20 @@ import (
 //	AZSVC1025  error     non-public pinned IP on an external Service         §1.3 #22
 //	AZSVC1026  error     protocol other than TCP, UDP, SCTP                  §3
 //	AZSVC1027  error     port, nodePort or healthCheckNodePort out of range  §3, §9
+//	AZSVC1028  error     LoadBalancer Service without ports                  §3, §9
+//	AZSVC1030  error     resource group name ARM refuses                     arm-rules §4.1
+//	AZSVC1031  error     resource name ARM refuses (PIP, PLS, subnet, VM set) arm-rules §1.2
+//	AZSVC1032  error     DNS label ARM refuses                               §1.3 #4
+//	AZSVC1033  error     tag name or value ARM refuses, or too many tags     §1.3 #6, #16, §2.3
+//	AZSVC1034  error     public IP prefix id not a valid prefix ID           §1.3 #26, #27
+//	AZSVC1035  error     PLS FQDN not a DNS name (or a comma in the list)    §1.3 #34
+//	AZSVC1036  error     PLS subscription not a GUID (or a comma)            §1.3 #36, #37
+//	AZSVC1037  error     service tag with characters no tag has              §1.3 #7
+//	AZSVC1038  error     probe request path not a URL path                   §1.3 #15, §1.4 #44
+//	AZSVC1039  error     metadata.uid not a UUID                             §2.1
+//	AZSVC1040  error     Service name or namespace the API server refuses    §9
+//	AZSVC1041  error     annotation key not a qualified name                 -
+//	AZSVC1042  error     annotations over the API server's 256 KiB           -
 //	AZSVC2001  error     spec.loadBalancerSourceRanges and range annotation  §1.3 #8, §1.5 #45
 //	AZSVC2002  error     SCTP on an external LB                              §3
 //	AZSVC2003  error     PLS on an external LB with floating IP              §8
@@ -56,6 +73,12 @@ import (
 //	AZSVC3010  warning   internal-only annotation on an external Service     §1.3 #2, #11
 //	AZSVC3011  warning   service tags with spec.loadBalancerSourceRanges     §1.3 #7
 //	AZSVC3012  warning   deny-all without any source range                   §1.3 #9
+//	AZSVC3013  warning   not a regular file inside a -f directory: skipped   -
+//	AZSVC3014  warning   setting ignored in context (probe path on Tcp, ...)  §3, §4
+//	AZSVC3015  warning   public IP setting on an internal Service            §1.3 #4-#6, #24-#27
+//	AZSVC3016  warning   PLS setting without azure-pls-create                §8
+//	AZSVC3017  warning   setting for an IP family the Service lacks          §1.3 #22-#27
+//	AZSVC3020  warning   unknown key under a Service annotation prefix       §1
 const (
 	CodeMalformed        = "AZSVC0001"
 	CodeWrongType        = "AZSVC0002"
@@ -63,10 +86,13 @@ const (
 	CodeDuplicateService = "AZSVC0004"
 	CodeNotObject        = "AZSVC0005"
 	CodeNonStringValue   = "AZSVC0006"
+	CodeInputTooLarge    = "AZSVC0007"
+	CodeDuplicateKey     = "AZSVC0008"
 
 	CodeUnknownAnnotation  = "AZSVC1001"
 	CodeUnknownPortKey     = "AZSVC1002"
 	CodePortNotInService   = "AZSVC1003"
+	CodeMisspeltKey        = "AZSVC1004"
 	CodeNotInteger         = "AZSVC1010"
 	CodeIdleTimeoutRange   = "AZSVC1011"
 	CodeProbeIntervalMin   = "AZSVC1012"
@@ -87,6 +113,20 @@ const (
 	CodePLSTooManyIPs      = "AZSVC2006"
 	CodeNodePortsNeeded    = "AZSVC2007"
 	CodePortRange          = "AZSVC1027"
+	CodeNoPorts            = "AZSVC1028"
+	CodeResourceGroupName  = "AZSVC1030"
+	CodeResourceName       = "AZSVC1031"
+	CodeDNSLabel           = "AZSVC1032"
+	CodeTag                = "AZSVC1033"
+	CodePrefixID           = "AZSVC1034"
+	CodeFQDN               = "AZSVC1035"
+	CodeSubscriptionID     = "AZSVC1036"
+	CodeServiceTag         = "AZSVC1037"
+	CodeRequestPath        = "AZSVC1038"
+	CodeUID                = "AZSVC1039"
+	CodeObjectName         = "AZSVC1040"
+	CodeAnnotationKey      = "AZSVC1041"
+	CodeAnnotationsSize    = "AZSVC1042"
 	CodeNodePortUnknown    = "AZSVC2008"
 	CodeDuplicatePort      = "AZSVC2009"
 	CodeHealthCheckPort    = "AZSVC2010"
@@ -102,6 +142,12 @@ const (
 	CodeIgnoredNotInternal = "AZSVC3010"
 	CodeServiceTagsRanges  = "AZSVC3011"
 	CodeDenyAllNoRanges    = "AZSVC3012"
+	CodeNotRegularFile     = "AZSVC3013"
+	CodeIgnoredInContext   = "AZSVC3014"
+	CodePublicIPOnInternal = "AZSVC3015"
+	CodePLSWithoutCreate   = "AZSVC3016"
+	CodeFamilyIgnored      = "AZSVC3017"
+	CodeForeignAnnotation  = "AZSVC3020"
 )
 
 // Rule describes a diagnostic code.
@@ -127,9 +173,12 @@ func serviceRules() []Rule {
 		{CodeDuplicateService, e, "duplicate Service namespace/name"},
 		{CodeNotObject, e, "List item is not a Kubernetes object"},
 		{CodeNonStringValue, e, "annotation value is not a string"},
+		{CodeInputTooLarge, e, "input larger than the size limit"},
+		{CodeDuplicateKey, e, "mapping key written twice"},
 		{CodeUnknownAnnotation, e, "unknown Azure annotation"},
 		{CodeUnknownPortKey, e, "unknown per-port annotation"},
 		{CodePortNotInService, e, "per-port annotation names a port the Service does not have"},
+		{CodeMisspeltKey, e, "misspelt or misplaced Azure annotation key"},
 		{CodeNotInteger, e, "annotation value is not a whole number"},
 		{CodeIdleTimeoutRange, e, "idle timeout out of 4..100"},
 		{CodeProbeIntervalMin, e, "probe interval below 5"},
@@ -143,6 +192,20 @@ func serviceRules() []Rule {
 		{CodeNonPublicIP, e, "pinned public IP is not a public address"},
 		{CodeProtocol, e, "protocol not supported by Azure load balancers"},
 		{CodePortRange, e, "port number out of 1..65535"},
+		{CodeNoPorts, e, "LoadBalancer Service without ports"},
+		{CodeResourceGroupName, e, "resource group name that ARM refuses"},
+		{CodeResourceName, e, "resource name that ARM refuses"},
+		{CodeDNSLabel, e, "DNS label that ARM refuses"},
+		{CodeTag, e, "tag that ARM refuses"},
+		{CodePrefixID, e, "invalid public IP prefix ID"},
+		{CodeFQDN, e, "invalid Private Link Service FQDN"},
+		{CodeSubscriptionID, e, "invalid subscription ID"},
+		{CodeServiceTag, e, "invalid service tag"},
+		{CodeRequestPath, e, "invalid probe request path"},
+		{CodeUID, e, "metadata.uid is not a UUID"},
+		{CodeObjectName, e, "Service name or namespace the API server refuses"},
+		{CodeAnnotationKey, e, "annotation key the API server refuses"},
+		{CodeAnnotationsSize, e, "annotations larger than 256 KiB"},
 		{CodeBothSourceRanges, e, "both loadBalancerSourceRanges and allowed-ip-ranges set"},
 		{CodeSCTPExternal, e, "SCTP on an external load balancer"},
 		{CodePLSExternalFIP, e, "Private Link Service on an external LB with floating IP"},
@@ -165,6 +228,12 @@ func serviceRules() []Rule {
 		{CodeIgnoredNotInternal, w, "annotation ignored on an external Service"},
 		{CodeServiceTagsRanges, w, "service tags with source ranges"},
 		{CodeDenyAllNoRanges, w, "deny-all without source ranges has no effect"},
+		{CodeNotRegularFile, w, "not a regular file: skipped"},
+		{CodeIgnoredInContext, w, "setting ignored in this context"},
+		{CodePublicIPOnInternal, w, "public IP setting on an internal Service"},
+		{CodePLSWithoutCreate, w, "Private Link Service setting without azure-pls-create"},
+		{CodeFamilyIgnored, w, "setting for an IP family the Service does not have"},
+		{CodeForeignAnnotation, w, "annotation the Azure cloud provider does not read"},
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // chunk is one YAML document of a file; line is the 0-based line of the
@@ -183,6 +185,7 @@ func (d *decoder) object(c chunk, obj *yaml.Node) {
 func (d *decoder) service(c chunk, obj *yaml.Node) {
 	d.key = objectKey(obj)
 	defer func() { d.key = "" }()
+	d.duplicateKeys(c, obj)
 	s := &Service{
 		Service: &corev1.Service{},
 		Source:  Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column},
@@ -249,8 +252,8 @@ func (d *decoder) nonStringAnnotations(c chunk, obj *yaml.Node) bool {
 		}
 		bad = true
 		d.fieldErrorAt(c, v, CodeNonStringValue, AnnotationPath(ann.Content[i].Value),
-			fmt.Sprintf("annotation %s: value must be a string, got %s", ann.Content[i].Value, yamlKind(v)),
-			fmt.Sprintf("quote the value: %q", v.Value))
+			fmt.Sprintf("annotation %s: value must be a string, got %s", shownKey(ann.Content[i].Value), yamlKind(v)),
+			"quote the value: "+quote.Value(v.Value))
 	}
 	return bad
 }
@@ -278,7 +281,7 @@ func (d *decoder) decodeError(c chunk, obj *yaml.Node, err error) {
 	field := pathTo(obj, te.node, "")
 	got := te.got
 	if te.node.Kind == yaml.ScalarNode {
-		got += fmt.Sprintf(" %q", te.node.Value)
+		got += " " + quote.Value(te.node.Value)
 	}
 	d.fieldErrorAt(c, te.node, CodeWrongType, field, fmt.Sprintf("%s: expected %s, got %s", field, te.want, got), typeHint(te.want))
 }

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // The fields a PrivateEndpoint may have, per mapping. Decoding is strict:
@@ -42,6 +43,7 @@ func (d *decoder) endpoint(c chunk, obj *yaml.Node) {
 		d.key = plan.EndpointOwner(d.key)
 	}
 	defer func() { d.key = "" }()
+	d.duplicateKeys(c, obj) // the second value would win without a word
 	ep := &PrivateEndpoint{Source: Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column}}
 	idx := &positionIndex{file: d.file, lineOffset: c.line, m: map[string]Position{}}
 	idx.walk("", nil, obj)
@@ -54,7 +56,7 @@ func (d *decoder) endpoint(c chunk, obj *yaml.Node) {
 		return
 	case ep.Spec.SubnetID == "" && !x.bad:
 		d.fieldErrorAt(c, x.nodeAt(obj, "spec"), CodeMissingField, "spec.subnetID",
-			"PrivateEndpoint "+ep.Key()+" has no spec.subnetID", "set spec.subnetID to the ID of the subnet the endpoint goes in")
+			"PrivateEndpoint "+quote.Text(ep.Key())+" has no spec.subnetID", "set spec.subnetID to the ID of the subnet the endpoint goes in")
 		return
 	case x.bad:
 		return
@@ -77,7 +79,7 @@ func (x *endpointDecoder) errorAt(n *yaml.Node, code, field, msg, hint string) {
 func (x *endpointDecoder) wrongType(n *yaml.Node, path, want string) {
 	got := yamlKind(n)
 	if n.Kind == yaml.ScalarNode {
-		got += fmt.Sprintf(" %q", n.Value)
+		got += " " + quote.Value(n.Value)
 	}
 	hint := map[string]string{"a string": "quote the value", "true or false": "write true or false, without quotes",
 		"a whole number": "write a whole number, without quotes", "a list": "write a YAML list",
@@ -139,7 +141,7 @@ func contains(list []string, s string) bool {
 }
 
 func (x *endpointDecoder) unknown(k *yaml.Node, path string, known []string) {
-	msg := fmt.Sprintf("unknown field %s in PrivateEndpoint", path)
+	msg := fmt.Sprintf("unknown field %s in PrivateEndpoint", quote.Text(path))
 	hint := "the fields here are " + strings.Join(known, ", ")
 	best, ok := "", false
 	for _, f := range known {
@@ -278,7 +280,7 @@ func (x *endpointDecoder) ttl(v *yaml.Node, path string, out *int64) {
 	}
 	n, err := strconv.ParseInt(v.Value, 0, 64)
 	if err != nil || n < 1 || n > maxTTL {
-		x.errorAt(v, CodeTTLRange, path, fmt.Sprintf("%s is %s: a DNS TTL is 1 to %d seconds", path, v.Value, maxTTL),
+		x.errorAt(v, CodeTTLRange, path, fmt.Sprintf("%s is %s: a DNS TTL is 1 to %d seconds", path, quote.Text(v.Value), maxTTL),
 			fmt.Sprintf("use a TTL in seconds, e.g. %d", DefaultTTL))
 		return
 	}

@@ -144,6 +144,8 @@ func TestEndpointDiagnostics(t *testing.T) {
 			want: []string{"AZSVC2053 17:31 also written by PrivateEndpoint hc/a"}},
 		{name: "same Azure endpoint", docs: endpointDoc("a", good+"  name: pe\n") + endpointDoc("b", good+"  name: pe\n"),
 			want: []string{"AZSVC2056 12:18 same Azure private endpoint"}},
+		{name: "key written twice", docs: endpointDoc("a", good+"  approve: false\n"),
+			want: []string{CodeDuplicateKey + " 8:3 written twice", "AZSVC3050 5:12 will stay Pending"}},
 		{name: "defined twice", docs: endpointDoc("a", good) + endpointDoc("a", good),
 			want: []string{"AZSVC0051 11:18 defined twice"}},
 	}

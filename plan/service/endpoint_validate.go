@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // ValidateEndpoints checks PrivateEndpoint objects offline, with the
@@ -59,15 +60,15 @@ func (v *endpointChecker) names() {
 		name, path = v.ep.Name, "metadata.name"
 	}
 	if p := resourceNameProblem(name); p != "" {
-		v.add(CodeInvalidResourceName, path, fmt.Sprintf("private endpoint name %q %s", name, p), "choose another name, or set spec.name")
+		v.add(CodeInvalidResourceName, path, fmt.Sprintf("private endpoint name %s %s", quote.Value(name), p), "choose another name, or set spec.name")
 	}
 	if s.ResourceGroup != "" {
 		if p := groupNameProblem(s.ResourceGroup); p != "" {
-			v.add(CodeInvalidResourceName, "spec.resourceGroup", fmt.Sprintf("resource group %q %s", s.ResourceGroup, p), "fix the resource group name")
+			v.add(CodeInvalidResourceName, "spec.resourceGroup", fmt.Sprintf("resource group %s %s", quote.Value(s.ResourceGroup), p), "fix the resource group name")
 		}
 	}
 	if _, ok := v.ep.Subnet(); !ok {
-		v.add(CodeInvalidARMID, "spec.subnetID", fmt.Sprintf("spec.subnetID %q is not a subnet ID", s.SubnetID),
+		v.add(CodeInvalidARMID, "spec.subnetID", fmt.Sprintf("spec.subnetID %s is not a subnet ID", quote.Value(s.SubnetID)),
 			"write /subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>")
 	}
 	if n := utf8.RuneCountInString(s.RequestMessage); n > maxRequestMessage {
@@ -81,13 +82,13 @@ func (v *endpointChecker) target() {
 	s := v.ep.Spec
 	switch {
 	case s.Service == "" && s.PrivateLinkServiceID == "", s.Service != "" && s.PrivateLinkServiceID != "":
-		v.add(CodeEndpointTarget, "spec", "PrivateEndpoint "+v.ep.Key()+" must set exactly one of spec.service and spec.privateLinkServiceID",
+		v.add(CodeEndpointTarget, "spec", "PrivateEndpoint "+quote.Text(v.ep.Key())+" must set exactly one of spec.service and spec.privateLinkServiceID",
 			"name a Service of the input with spec.service, or a private link service outside it with spec.privateLinkServiceID")
 	case s.PrivateLinkServiceID != "":
 		id, err := plan.ParseID(s.PrivateLinkServiceID)
 		if (err != nil || id.Kind != plan.KindPrivateLinkService) && !IsPLSAlias(s.PrivateLinkServiceID) {
 			v.add(CodeInvalidARMID, "spec.privateLinkServiceID",
-				fmt.Sprintf("spec.privateLinkServiceID %q is neither a private link service ID nor an alias", s.PrivateLinkServiceID),
+				fmt.Sprintf("spec.privateLinkServiceID %s is neither a private link service ID nor an alias", quote.Value(s.PrivateLinkServiceID)),
 				"write /subscriptions/<sub>/resourceGroups/<group>/providers/Microsoft.Network/privateLinkServices/<name>, or the alias <name>.<guid>.<region>.azure.privatelinkservice")
 		}
 	default:
@@ -100,7 +101,7 @@ func (v *endpointChecker) service() {
 	svc := v.svcs[key]
 	if svc == nil {
 		hint := "add the Service to the input, or name a private link service outside it with spec.privateLinkServiceID"
-		msg := fmt.Sprintf("spec.service %s is not a Service of the input", key)
+		msg := fmt.Sprintf("spec.service %s is not a Service of the input", quote.Value(key))
 		var keys []string
 		for k := range v.svcs {
 			keys = append(keys, k)
@@ -109,14 +110,14 @@ func (v *endpointChecker) service() {
 			if ns, name, _ := strings.Cut(best, "/"); ns == strings.Split(key, "/")[0] {
 				best = name // spec.service names Services of the endpoint's namespace by name
 			}
-			msg += "; did you mean " + best + "?"
-			hint = "set spec.service to " + best
+			msg += "; did you mean " + quote.Text(best) + "?"
+			hint = "set spec.service to " + quote.Text(best)
 		}
 		v.add(CodeServiceNotInInput, "spec.service", msg, hint)
 		return
 	}
 	if !svc.PLSCreate() {
-		v.add(CodeServiceWithoutPLS, "spec.service", fmt.Sprintf("Service %s has no Private Link Service (%s is not \"true\")", key, AnnPLSCreate),
+		v.add(CodeServiceWithoutPLS, "spec.service", fmt.Sprintf("Service %s has no Private Link Service (%s is not \"true\")", quote.Text(key), AnnPLSCreate),
 			fmt.Sprintf("annotate the Service %s: \"true\"", AnnPLSCreate))
 		return
 	}
@@ -144,13 +145,13 @@ func (v *endpointChecker) admits(svc *Service, sub string) {
 			code = CodeMaybeNotVisible
 		}
 		v.add(code, "spec.service", fmt.Sprintf("the Private Link Service of %s is not visible to subscription %s (%s): ARM refuses the connection%s",
-			svc.Key(), sub, AnnPLSVisibility, unless), fmt.Sprintf("add %s to %s on the Service", sub, AnnPLSVisibility))
+			quote.Text(svc.Key()), quote.Text(sub), AnnPLSVisibility, unless), fmt.Sprintf("add %s to %s on the Service", quote.Text(sub), AnnPLSVisibility))
 	}
 	if v.ep.Spec.ManualApproval || v.ep.Spec.Approve || containsFold(svc.PLSAutoApproval(), sub) {
 		return
 	}
 	v.add(CodeStaysPending, "spec.service", fmt.Sprintf("the Private Link Service of %s does not auto-approve subscription %s: the connection will stay Pending%s",
-		svc.Key(), sub, unless), fmt.Sprintf("add %s to %s on the Service, or set spec.approve: true", sub, AnnPLSAutoApproval))
+		quote.Text(svc.Key()), quote.Text(sub), unless), fmt.Sprintf("add %s to %s on the Service, or set spec.approve: true", quote.Text(sub), AnnPLSAutoApproval))
 }
 
 func containsFold(list []string, s string) bool {
@@ -172,11 +173,11 @@ func (v *endpointChecker) dns() {
 			continue
 		}
 		if p := zoneNameProblem(d.Zone); p != "" {
-			v.add(CodeInvalidZoneName, path+".zone", fmt.Sprintf("zone %q %s", d.Zone, p), "use a DNS name such as example.internal")
+			v.add(CodeInvalidZoneName, path+".zone", fmt.Sprintf("zone %s %s", quote.Value(d.Zone), p), "use a DNS name such as example.internal")
 			continue
 		}
 		if first, dup := zones[strings.ToLower(d.Zone)]; dup {
-			v.add(CodeListedTwice, path+".zone", fmt.Sprintf("zone %s is listed twice (first at %s)", d.Zone, first),
+			v.add(CodeListedTwice, path+".zone", fmt.Sprintf("zone %s is listed twice (first at %s)", quote.Text(d.Zone), first),
 				"merge the two entries into one")
 			continue
 		}
@@ -184,7 +185,7 @@ func (v *endpointChecker) dns() {
 		v.checkRecords(d, path)
 		for j, l := range d.VNetLinks {
 			if id, err := plan.ParseID(l); err != nil || id.Kind != plan.KindVirtualNetwork {
-				v.add(CodeInvalidARMID, path+".vnetLinks["+strconv.Itoa(j)+"]", fmt.Sprintf("%q is not a virtual network ID", l),
+				v.add(CodeInvalidARMID, path+".vnetLinks["+strconv.Itoa(j)+"]", fmt.Sprintf("%s is not a virtual network ID", quote.Value(l)),
 					"write /subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>")
 			}
 		}
@@ -197,11 +198,11 @@ func (v *endpointChecker) checkRecords(d EndpointDNS, path string) {
 	for j, r := range d.Records {
 		rp := path + ".records[" + strconv.Itoa(j) + "]"
 		if p := recordNameProblem(r, d.Zone); p != "" {
-			v.add(CodeInvalidRecordName, rp, fmt.Sprintf("record %q %s", r, p), "use a name relative to the zone, e.g. api or *.apps")
+			v.add(CodeInvalidRecordName, rp, fmt.Sprintf("record %s %s", quote.Value(r), p), "use a name relative to the zone, e.g. api or *.apps")
 			continue
 		}
 		if seen[strings.ToLower(r)] {
-			v.add(CodeListedTwice, rp, fmt.Sprintf("record %s is listed twice in zone %s", r, d.Zone), "remove the repeat")
+			v.add(CodeListedTwice, rp, fmt.Sprintf("record %s is listed twice in zone %s", quote.Text(r), quote.Text(d.Zone)), "remove the repeat")
 			continue
 		}
 		seen[strings.ToLower(r)] = true
@@ -213,7 +214,7 @@ func (v *endpointChecker) checkRecords(d EndpointDNS, path string) {
 		k := strings.ToLower(id.Subscription + "/" + id.ResourceGroup + "/" + d.Zone + "/" + r)
 		if first, ok := v.records[k]; ok && first.ep != v.ep {
 			v.add(CodeRecordConflict, rp, fmt.Sprintf("record %s.%s is also written by PrivateEndpoint %s (%s): one name cannot point at two endpoints",
-				r, d.Zone, first.ep.Key(), first.ep.Pos(first.path)), "let one endpoint own the name, or use another record name")
+				quote.Text(r), quote.Text(d.Zone), quote.Text(first.ep.Key()), first.ep.Pos(first.path)), "let one endpoint own the name, or use another record name")
 			continue
 		}
 		v.records[k] = recordUse{ep: v.ep, path: rp}
@@ -228,7 +229,7 @@ func (v *endpointChecker) unique() {
 	}
 	if first, dup := v.ids[id.Key()]; dup {
 		v.add(CodeSameAzureEndpoint, "metadata.name", fmt.Sprintf("PrivateEndpoint %s names the same Azure private endpoint %s as %s (%s)",
-			v.ep.Key(), id.Address(), first.Key(), first.Source), "set a different spec.name or spec.resourceGroup")
+			quote.Text(v.ep.Key()), quote.Text(id.Address()), quote.Text(first.Key()), first.Source), "set a different spec.name or spec.resourceGroup")
 		return
 	}
 	v.ids[id.Key()] = v.ep
@@ -242,7 +243,7 @@ func (in *Input) dropDuplicateEndpoints() {
 	for _, ep := range in.Endpoints {
 		if prev, dup := first[ep.Key()]; dup {
 			in.Diagnostics = append(in.Diagnostics, ep.diag(CodeDuplicateEndpoint, "metadata.name",
-				fmt.Sprintf("PrivateEndpoint %s is defined twice; the first definition is at %s", ep.Key(), prev.Source),
+				fmt.Sprintf("PrivateEndpoint %s is defined twice; the first definition is at %s", quote.Text(ep.Key()), prev.Source),
 				"rename one of them or remove the duplicate; the second definition is ignored"))
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,6 +24,7 @@ func addExampleSeeds(f *testing.F) {
 	}
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: a}, spec: {type: LoadBalancer}}\n"))
 	f.Add([]byte("a: &a [x]\nb: [*a, *a]\n<<: {c: d}\n"))
+	f.Add([]byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: d\n  annotations: {a: \"1\", a: \"2\", azure-load-balancer-internal: \"true\"}\nspec: {type: LoadBalancer, ports: []}\n"))
 	f.Add([]byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n  creationTimestamp: 2024-01-02T03:04:05Z\n  labels: {v: \"1\"}\nspec:\n  ports: [{port: 80.0, targetPort: http, nodePort: 0x7530}, {port: 81}]\n  ports: [{protocol: UDP}]\n  allocateLoadBalancerNodePorts: false\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 10800}}\nstatus: {loadBalancer: {ingress: [{ip: 1.2.3.4}]}}\n"))
 }
 
@@ -36,6 +38,9 @@ func FuzzLoad(f *testing.F) {
 		for _, d := range ds {
 			if d.Pos.File != "fuzz.yaml" || d.Code == "" || d.Message == "" {
 				t.Fatalf("bad diagnostic %+v", d)
+			}
+			if len(d.Message)+len(d.Hint) > 4096 {
+				t.Fatalf("a %d-byte diagnostic: values must be cut (quote.Value): %.300q", len(d.Message)+len(d.Hint), d.Message)
 			}
 		}
 		sorted := slices.Clone(in.Diagnostics)
@@ -66,6 +71,11 @@ func FuzzAnnotations(f *testing.F) {
 	f.Add(Prefix+"azure-load-balancer-interal", "True", int32(443))
 	f.Add(Prefix+"port_abc_no_lb_rule", "1.2.3.4/33,::1", int32(0))
 	f.Add(AnnPIPTags, "a=b,=c,d,e=f=g", int32(443))
+	f.Add("service.beta.kubernete.io/azure-load-balancer-internal", "true", int32(80))
+	f.Add("azure-pip-name", "x/../y", int32(80))
+	f.Add(AnnPIPName, strings.Repeat("\x1b[2J", 4000), int32(80))
+	f.Add(AnnLoadBalancerResourceGroup, "/../../x", int32(80))
+	f.Add(AnnDNSLabelName, "Shöp", int32(80))
 	f.Fuzz(func(t *testing.T, key, value string, port int32) {
 		s := svcWith(map[string]string{key: value, AnnPLSCreate: "true"}, func(sp *corev1.ServiceSpec) {
 			sp.Ports = append(sp.Ports, corev1.ServicePort{Name: value, Port: port, Protocol: corev1.Protocol(value)})
@@ -75,6 +85,9 @@ func FuzzAnnotations(f *testing.F) {
 		for _, d := range Validate([]*Service{s}) {
 			if d.Code == "" || d.Message == "" || d.Service != "shop/web" {
 				t.Fatalf("bad diagnostic %+v", d)
+			}
+			if len(d.Message)+len(d.Hint) > 4096 {
+				t.Fatalf("a %d-byte diagnostic: values must be cut (quote.Value): %.300q", len(d.Message)+len(d.Hint), d.Message)
 			}
 		}
 		exerciseAccessors(s, port)

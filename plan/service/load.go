@@ -3,8 +3,6 @@ package service
 import (
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -55,12 +53,18 @@ func newInput() *Input {
 
 // Load reads Service manifests from files, directories (recursively, files
 // ending .yaml, .yml or .json, in sorted order) and "-" (stdin, named
-// "<stdin>"). Problems inside the input become Diagnostics; only an
-// unreadable path is an error.
+// "<stdin>"), each bounded by DefaultMaxInputSize. Problems inside the input
+// become Diagnostics; only an unreadable path is an error.
 func Load(paths []string, stdin io.Reader) (*Input, error) {
+	return LoadWith(paths, stdin, Options{})
+}
+
+// LoadWith is Load with options (see Options and read.go).
+func LoadWith(paths []string, stdin io.Reader, opts Options) (*Input, error) {
 	in := newInput()
+	r := reader{in: in, stdin: stdin, limit: opts.maxInputSize()}
 	for _, p := range paths {
-		if err := in.loadPath(p, stdin); err != nil {
+		if err := r.path(p); err != nil {
 			return nil, err
 		}
 	}
@@ -70,78 +74,18 @@ func Load(paths []string, stdin io.Reader) (*Input, error) {
 
 // Decode reads one file's bytes as Load does.
 func Decode(name string, data []byte) *Input {
+	return DecodeFiles([]string{name}, map[string][]byte{name: data})
+}
+
+// DecodeFiles reads files already in memory, in the order names gives, as
+// Load reads them from disk: a saved plan's recorded manifests.
+func DecodeFiles(names []string, data map[string][]byte) *Input {
 	in := newInput()
-	in.add(name, data)
+	for _, name := range names {
+		in.add(name, data[name])
+	}
 	in.finish()
 	return in
-}
-
-func (in *Input) loadPath(p string, stdin io.Reader) error {
-	if p == "-" {
-		if _, done := in.Sources[StdinName]; done {
-			return nil
-		}
-		if stdin == nil {
-			return fmt.Errorf("read %s: no standard input", StdinName)
-		}
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", StdinName, err)
-		}
-		in.add(StdinName, data)
-		return nil
-	}
-	files, err := expand(p)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		if in.read[filepath.Clean(f)] {
-			continue // named twice, e.g. a file and its directory
-		}
-		in.read[filepath.Clean(f)] = true
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return fmt.Errorf("read manifest: %w", err)
-		}
-		in.add(f, data)
-	}
-	return nil
-}
-
-// expand lists the manifest files under p: p itself if it is a file, else
-// every *.yaml, *.yml and *.json below it, sorted.
-func expand(p string) ([]string, error) {
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, fmt.Errorf("read manifest: %w", err)
-	}
-	if !info.IsDir() {
-		return []string{p}, nil
-	}
-	var files []string
-	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && isManifestName(path) {
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read manifest directory: %w", err)
-	}
-	sort.Strings(files)
-	return files, nil
-}
-
-func isManifestName(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml", ".json":
-		return true
-	}
-	return false
 }
 
 func (in *Input) add(name string, data []byte) {

@@ -171,6 +171,8 @@ func TestDecodeDiagnostics(t *testing.T) {
 		{"unquoted annotation", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  annotations:\n    x: true\nspec: {type: LoadBalancer}\n",
 			CodeNonStringValue, "in.yaml:6:8", nil},
 		{"no name", "apiVersion: v1\nkind: Service\nmetadata: {namespace: x}\nspec: {type: LoadBalancer}\n", CodeNoName, "in.yaml:1:1", nil},
+		{"duplicate key", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  annotations:\n    x: \"1\"\n    x: \"2\"\nspec: {type: LoadBalancer, ports: [{port: 80}]}\n",
+			CodeDuplicateKey, "in.yaml:7:5", []string{"a"}},
 		{"List item not an object", "apiVersion: v1\nkind: List\nitems:\n- just text\n", CodeNotObject, "in.yaml:4:3", nil},
 		{"duplicate", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec: {type: LoadBalancer}\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: a\nspec: {type: LoadBalancer}\n",
 			CodeDuplicateService, "in.yaml:9:9", []string{"a"}},

@@ -148,6 +148,7 @@ type Registry struct {
 	list  []Annotation
 	fixed map[string]int
 	param map[string]int
+	short []string // fixed keys CCM reads, without the prefix, for suggestions
 }
 
 // NewRegistry builds the registry of every annotation in ccm-semantics §1.
@@ -159,9 +160,15 @@ func NewRegistry() *Registry {
 		} else {
 			r.fixed[a.Key] = i
 		}
+		if !a.PerPort() && !a.Removed {
+			r.short = append(r.short, strings.TrimPrefix(a.Key, Prefix))
+		}
 	}
 	return r
 }
+
+// names lists the fixed keys CCM reads without their prefix.
+func (r *Registry) names() []string { return r.short }
 
 // All returns every annotation, in ccm-semantics §1 order.
 func (r *Registry) All() []Annotation { return append([]Annotation(nil), r.list...) }

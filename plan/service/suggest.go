@@ -4,14 +4,38 @@ package service
 // near enough to be a plausible typo (at most a third of its length, and at
 // least 2, edits away).
 func closest(s string, candidates []string) (string, bool) {
+	longest := 0
+	for _, c := range candidates {
+		longest = max(longest, len(c))
+	}
+	best, bestDist := nearestWithin(s, candidates, max(2, longest/3))
+	limit := max(2, len(best)/3)
+	return best, bestDist >= 0 && bestDist <= limit
+}
+
+// nearestWithin returns the candidate nearest to s by edit distance among
+// those at most limit edits away (any, for a negative limit), and that
+// distance; -1 when there is none. The difference in
+// length bounds the distance from below, so far-off candidates, and any
+// candidate for a huge s, cost nothing.
+func nearestWithin(s string, candidates []string, limit int) (string, int) {
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		if d := editDistance(s, c); bestDist < 0 || d < bestDist {
+		if limit >= 0 && abs(len(s)-len(c)) > limit {
+			continue
+		}
+		if d := editDistance(s, c); (limit < 0 || d <= limit) && (bestDist < 0 || d < bestDist) {
 			best, bestDist = c, d
 		}
 	}
-	limit := max(2, len(best)/3)
-	return best, bestDist >= 0 && bestDist <= limit
+	return best, bestDist
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.

@@ -35,18 +35,32 @@ func (c *checker) run() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	kr, names, values := keyRules{c}, nameRules{c}, valueRules{c}
 	for _, k := range keys {
-		c.key(k)
+		kr.key(k)
 	}
-	c.integers()
-	c.probeTiming()
-	c.pls()
-	c.ranges()
-	c.addresses()
-	c.ports()
-	c.crossField()
-	c.warnings()
+	kr.metadata()
+	kr.noPorts()
+	names.names()
+	values.integers()
+	values.probeTiming()
+	values.pls()
+	values.ranges()
+	values.addresses()
+	values.ports()
+	crossRules{c}.crossField()
+	values.portNumbers()
+	warnRules{c}.warnings()
 }
+
+// The rules come in groups, one type each, all writing to one checker.
+type (
+	keyRules   struct{ *checker } // annotation keys, metadata, ports present
+	nameRules  struct{ *checker } // values that become Azure names, tags and URL segments
+	valueRules struct{ *checker } // numbers, durations, ranges, addresses, port numbers
+	crossRules struct{ *checker } // combinations of settings
+	warnRules  struct{ *checker } // settings CCM ignores or reads differently
+)
 
 // has reports a present annotation.
 func (c *checker) has(key string) bool {

@@ -6,17 +6,19 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // addresses checks pinned frontend IPs and additional public IPs (§1.3 #19,
 // #22, #23; §9 loadBalancerIP).
-func (c *checker) addresses() {
+func (c valueRules) addresses() {
 	c.pinned(AnnIPv4, false)
 	c.pinned(AnnIPv6, true)
 	if lbIP := c.s.Spec.LoadBalancerIP; lbIP != "" {
 		if a, err := netip.ParseAddr(lbIP); err != nil {
 			c.add(c.s.diag(CodeInvalidIP, "spec.loadBalancerIP",
-				fmt.Sprintf("spec.loadBalancerIP %q is not an IP address", lbIP),
+				fmt.Sprintf("spec.loadBalancerIP %s is not an IP address", quote.Value(lbIP)),
 				"write an IP address, or use the azure-load-balancer-ipv4/-ipv6 annotations (loadBalancerIP is deprecated)"))
 		} else {
 			c.nonPublic("spec.loadBalancerIP", "spec.loadBalancerIP", a)
@@ -26,7 +28,7 @@ func (c *checker) addresses() {
 		for _, item := range SplitComma(v) {
 			if _, err := netip.ParseAddr(item); err != nil {
 				c.add(c.s.annValueDiag(CodeInvalidIP, AnnAdditionalPublicIPs,
-					fmt.Sprintf("%s: %q is not an IP address: CCM fails the reconcile", AnnAdditionalPublicIPs, item),
+					fmt.Sprintf("%s: %s is not an IP address: CCM fails the reconcile", AnnAdditionalPublicIPs, quote.Value(item)),
 					"list IP addresses separated by commas"))
 			}
 		}
@@ -34,14 +36,14 @@ func (c *checker) addresses() {
 }
 
 // pinned checks azure-load-balancer-ipv4/-ipv6; an empty value means unset.
-func (c *checker) pinned(key string, ipv6 bool) {
+func (c valueRules) pinned(key string, ipv6 bool) {
 	v := c.s.Annotations[key]
 	if v == "" {
 		return
 	}
 	a, err := netip.ParseAddr(v)
 	if err != nil {
-		c.add(c.s.annValueDiag(CodeInvalidIP, key, fmt.Sprintf("%s: %q is not an IP address", key, v), "write a single IP address"))
+		c.add(c.s.annValueDiag(CodeInvalidIP, key, fmt.Sprintf("%s: %s is not an IP address", key, quote.Value(v)), "write a single IP address"))
 		return
 	}
 	if a.Unmap().Is4() == ipv6 {
@@ -58,7 +60,7 @@ func (c *checker) pinned(key string, ipv6 bool) {
 
 // nonPublic flags a pinned address of an external Service that CCM refuses
 // as a public frontend (§1.3 #22).
-func (c *checker) nonPublic(path, what string, a netip.Addr) {
+func (c valueRules) nonPublic(path, what string, a netip.Addr) {
 	if c.s.InternalForLBChoice() || !IsNonPublicIP(a) {
 		return
 	}
@@ -70,14 +72,14 @@ func (c *checker) nonPublic(path, what string, a netip.Addr) {
 }
 
 // ports checks protocols and health-probe_port values (§3, §1.4 #41).
-func (c *checker) ports() {
+func (c valueRules) ports() {
 	seen := map[string]bool{}
 	for i, p := range c.s.Spec.Ports {
 		switch p.Protocol {
 		case "", corev1.ProtocolTCP, corev1.ProtocolUDP, corev1.ProtocolSCTP:
 		default:
 			c.add(c.s.diag(CodeProtocol, portPath(i, "protocol"),
-				fmt.Sprintf("port %d: protocol %q: only TCP, UDP and SCTP are supported for Azure load balancers", p.Port, p.Protocol),
+				fmt.Sprintf("port %d: protocol %s: only TCP, UDP and SCTP are supported for Azure load balancers", p.Port, quote.Value(string(p.Protocol))),
 				"use TCP, UDP or SCTP"))
 		}
 		key := PortKey(p.Port, PortProbePort)

@@ -8,7 +8,7 @@ import (
 )
 
 // crossField applies the rules that combine several fields (§3, §5.2, §8).
-func (c *checker) crossField() {
+func (c crossRules) crossField() {
 	s := c.s
 	specRanges, _ := s.SourceRanges()
 	annRanges, _ := s.AllowedIPRanges()
@@ -32,10 +32,9 @@ func (c *checker) crossField() {
 		c.plsCross()
 	}
 	c.nodePorts()
-	c.portNumbers()
 }
 
-func (c *checker) plsCross() {
+func (c crossRules) plsCross() {
 	s := c.s
 	if !s.InternalForLBChoice() && !s.FloatingIPDisabled() {
 		c.add(s.annDiag(CodePLSExternalFIP, AnnPLSCreate,
@@ -70,7 +69,7 @@ func (c *checker) probedPort(p corev1.ServicePort) bool {
 // port 0 (§3, §4, §9). A nodePort merely absent from a manifest is no
 // mistake (the API server assigns it); PlanningGaps reports that at plan
 // time.
-func (c *checker) nodePorts() {
+func (c crossRules) nodePorts() {
 	s := c.s
 	if a := s.Spec.AllocateLoadBalancerNodePorts; a == nil || *a {
 		return

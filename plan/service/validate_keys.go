@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // key checks one annotation key: unknown azure-* and port_* keys, the
 // removed key, per-port keys naming a missing port, and boolean values.
-func (c *checker) key(key string) {
+func (c keyRules) key(key string) {
 	a, known := c.reg.Lookup(key)
 	switch {
 	case known && a.Removed:
@@ -29,6 +31,7 @@ func (c *checker) key(key string) {
 		c.unknownPortKey(key)
 		return
 	default:
+		c.foreignKey(key)
 		return
 	}
 	if a.Type == TypeBool {
@@ -36,14 +39,14 @@ func (c *checker) key(key string) {
 	}
 }
 
-func (c *checker) unknownAzureKey(key string) {
+func (c keyRules) unknownAzureKey(key string) {
 	var names []string
 	for _, a := range c.reg.All() {
 		if !a.PerPort() && !a.Removed && isAzureKey(a.Key) {
 			names = append(names, a.Key)
 		}
 	}
-	msg := fmt.Sprintf("unknown annotation %s: CCM ignores it", key)
+	msg := fmt.Sprintf("unknown annotation %s: CCM ignores it", shownKey(key))
 	hint := "check the spelling against the cloud-provider-azure annotation list"
 	if best, ok := closest(strings.ToLower(key), names); ok {
 		msg += fmt.Sprintf("; did you mean %s?", best)
@@ -52,11 +55,11 @@ func (c *checker) unknownAzureKey(key string) {
 	c.add(c.s.annDiag(CodeUnknownAnnotation, key, msg, hint))
 }
 
-func (c *checker) unknownPortKey(key string) {
+func (c keyRules) unknownPortKey(key string) {
 	rest := strings.TrimPrefix(key, Prefix+"port_")
 	num, param, _ := strings.Cut(rest, "_")
 	if _, err := strconv.ParseInt(num, 10, 32); err != nil {
-		msg := fmt.Sprintf("per-port annotation %s: %q is not a port number; CCM ignores it", key, num)
+		msg := fmt.Sprintf("per-port annotation %s: %s is not a port number; CCM ignores it", shownKey(key), quote.Value(num))
 		hint := "use the Service port number, e.g. " + PortKey(443, PortProbeProtocol)
 		for _, p := range c.s.Spec.Ports {
 			if p.Name != "" && strings.EqualFold(p.Name, num) {
@@ -68,7 +71,7 @@ func (c *checker) unknownPortKey(key string) {
 		c.add(c.s.annDiag(CodeUnknownPortKey, key, msg, hint))
 		return
 	}
-	msg := fmt.Sprintf("unknown per-port annotation %s: CCM ignores it", key)
+	msg := fmt.Sprintf("unknown per-port annotation %s: CCM ignores it", shownKey(key))
 	hint := "the per-port parameters are " + strings.Join(PortParams(), ", ")
 	if best, ok := closest(param, PortParams()); ok {
 		msg += fmt.Sprintf("; did you mean port_%s_%s?", num, best)
@@ -80,7 +83,7 @@ func (c *checker) unknownPortKey(key string) {
 // portKey checks that a per-port key names a port of the Service. Under
 // externalTrafficPolicy Local, interval and num-of-probe may also be keyed by
 // the healthCheckNodePort (ccm-semantics §4).
-func (c *checker) portKey(key string, a Annotation) {
+func (c keyRules) portKey(key string, a Annotation) {
 	port, _, _ := ParsePortKey(key)
 	if c.hasPort(port) {
 		return
@@ -100,7 +103,7 @@ func (c *checker) portKey(key string, a Annotation) {
 
 // boolValue flags boolean values CCM silently reads as false, and the
 // internal annotation's "True" trap (§1.2).
-func (c *checker) boolValue(key string, a Annotation) {
+func (c keyRules) boolValue(key string, a Annotation) {
 	v := c.s.Annotations[key]
 	read := v
 	if a.Convention == ConvBoolTrimFold {
@@ -108,7 +111,7 @@ func (c *checker) boolValue(key string, a Annotation) {
 	}
 	if key == AnnInternal && strings.EqualFold(v, "true") && v != "true" {
 		c.add(c.s.annValueDiag(CodeInternalNotExact, key,
-			fmt.Sprintf("%s is %q: CCM puts the Service on the public LB (it needs exactly \"true\") but its NSG logic treats it as internal", key, v),
+			fmt.Sprintf("%s is %s: CCM puts the Service on the public LB (it needs exactly \"true\") but its NSG logic treats it as internal", key, quote.Value(v)),
 			`write exactly "true" for an internal LB, or remove the annotation for a public one`))
 		return
 	}
@@ -116,6 +119,6 @@ func (c *checker) boolValue(key string, a Annotation) {
 		return
 	}
 	c.add(c.s.annValueDiag(CodeNotBoolean, key,
-		fmt.Sprintf("%s is %q, which CCM reads as false (%s)", key, v, a.Convention),
+		fmt.Sprintf("%s is %s, which CCM reads as false (%s)", key, quote.Value(v), a.Convention),
 		`write "true" or "false"`))
 }

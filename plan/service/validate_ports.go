@@ -13,7 +13,7 @@ import (
 // <prefix>-<PROTO>-<port>, so a repeat would collide), and an
 // externalTrafficPolicy Local Service needs its healthCheckNodePort for the
 // probe (§3, §4) (PlanningGaps checks that one, at plan time).
-func (c *checker) portNumbers() {
+func (c valueRules) portNumbers() {
 	s := c.s
 	seen := map[string]int{}
 	for i, p := range s.Spec.Ports {
@@ -65,7 +65,7 @@ func (s *Service) PlanningGaps(sharedProbe bool) []Diagnostic {
 	return c.out
 }
 
-func (c *checker) portInRange(path, what string, v int32, zeroOK bool) {
+func (c valueRules) portInRange(path, what string, v int32, zeroOK bool) {
 	if (v == 0 && zeroOK) || (v >= 1 && v <= 65535) {
 		return
 	}

@@ -69,9 +69,9 @@ func TestValidateRules(t *testing.T) {
 		{"probe interval below 5", [][2]string{{PortKey(443, PortProbeInterval), `"4"`}}, "", CodeProbeIntervalMin, "value:0"},
 		{"num-of-probe below 2", [][2]string{{AnnProbeNumOfProbe, `"1"`}}, "", CodeProbeNumMin, "value:0"},
 		{"PLS count above 8", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSIPConfigurationIPCount, `"9"`}}, "", CodePLSCountRange, "value:2"},
-		{"PLS count 0", [][2]string{{AnnPLSIPConfigurationIPCount, `"0"`}}, "", CodePLSCountRange, "value:0"},
-		{"PLS static IP not an IP", [][2]string{{AnnPLSIPConfigurationIPAddress, "10.225.1.300"}}, "", CodePLSStaticIP, "value:0"},
-		{"PLS static IP is IPv6", [][2]string{{AnnPLSIPConfigurationIPAddress, "fd00::1"}}, "", CodePLSStaticIP, "value:0"},
+		{"PLS count 0", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSIPConfigurationIPCount, `"0"`}}, "", CodePLSCountRange, "value:2"},
+		{"PLS static IP not an IP", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSIPConfigurationIPAddress, "10.225.1.300"}}, "", CodePLSStaticIP, "value:2"},
+		{"PLS static IP is IPv6", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSIPConfigurationIPAddress, "fd00::1"}}, "", CodePLSStaticIP, "value:2"},
 		{"unmasked CIDR", [][2]string{{AnnAllowedIPRanges, "10.0.0.1/24"}}, "", CodeInvalidCIDR, "value:0"},
 		{"empty source-ranges annotation", [][2]string{{AnnLoadBalancerSourceRanges, `""`}}, "", CodeInvalidCIDR, "value:0"},
 		{"bad spec source range", nil, "  loadBalancerSourceRanges:\n  - 203.0.113.0/24\n  - 203.0.113.5/24\n" + ports(https), CodeInvalidCIDR, "spec:3:5"},
@@ -79,7 +79,7 @@ func TestValidateRules(t *testing.T) {
 		{"invalid additional IP", [][2]string{{AnnAdditionalPublicIPs, "20.62.10.9,nope"}}, "", CodeInvalidIP, "value:0"},
 		{"invalid loadBalancerIP", nil, "  loadBalancerIP: 20.62.10.x\n" + ports(https), CodeInvalidIP, "spec:1:19"},
 		{"IPv4 key with IPv6", [][2]string{{AnnIPv4, `"2603:1020::1"`}}, "", CodeIPFamilyMismatch, "value:0"},
-		{"IPv6 key with IPv4", [][2]string{{AnnIPv6, "20.62.10.5"}}, "", CodeIPFamilyMismatch, "value:0"},
+		{"IPv6 key with IPv4", [][2]string{{AnnIPv6, "20.62.10.5"}}, "  ipFamilies: [IPv4, IPv6]\n" + ports(https), CodeIPFamilyMismatch, "value:0"},
 		{"probe port not a port", [][2]string{{PortKey(443, PortProbePort), "healthz"}}, "", CodeProbePort, "value:0"},
 		{"probe port out of range", [][2]string{{PortKey(443, PortProbePort), `"65536"`}}, "", CodeProbePort, "value:0"},
 		{"private IP on external", [][2]string{{AnnIPv4, "10.224.0.10"}}, "", CodeNonPublicIP, "value:0"},
@@ -94,7 +94,7 @@ func TestValidateRules(t *testing.T) {
 		{"PLS IPv6-only", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}}, "  ipFamilies: [IPv6]\n" + ports(https), CodePLSIPv6Only, "key:1"},
 		{"interval x num >= 120", [][2]string{{AnnProbeInterval, `"20"`}, {AnnProbeNumOfProbe, `"6"`}}, "", CodeProbeTotal, "value:0"},
 		{"interval x num via per-port fallback", [][2]string{{AnnProbeNumOfProbe, `"4"`}, {PortKey(443, PortProbeInterval), `"30"`}}, "", CodeProbeTotal, "value:1"},
-		{"more static IPs than count", [][2]string{{AnnPLSIPConfigurationIPAddress, "10.225.1.10 10.225.1.11"}}, "", CodePLSTooManyIPs, "value:0"},
+		{"more static IPs than count", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSIPConfigurationIPAddress, "10.225.1.10 10.225.1.11"}}, "", CodePLSTooManyIPs, "value:2"},
 		{"nodePort needed", [][2]string{{AnnDisableFloatingIP, `"true"`}}, "  allocateLoadBalancerNodePorts: false\n" + ports("  - {name: https, protocol: TCP, port: 443}"), CodeNodePortsNeeded, "spec:3:40"},
 		{"nodePort needed by probe", nil, "  allocateLoadBalancerNodePorts: false\n" + ports("  - {name: https, protocol: TCP, port: 443}"), CodeNodePortsNeeded, "spec:3:40"},
 		{"removed annotation", [][2]string{{AnnSharedSecurityRule, `"true"`}}, "", CodeRemovedAnnotation, "key:0"},
@@ -115,6 +115,61 @@ func TestValidateRules(t *testing.T) {
 		{"HA ports on external", [][2]string{{AnnHAPorts, `"true"`}}, "", CodeIgnoredNotInternal, "key:0"},
 		{"service tags with spec ranges", [][2]string{{AnnAllowedServiceTags, "AzureFrontDoor.Backend"}}, "  loadBalancerSourceRanges: [203.0.113.0/24]\n" + ports(https), CodeServiceTagsRanges, "key:0"},
 		{"deny-all without ranges", [][2]string{{AnnDenyAllExceptSourceRanges, `"true"`}}, "", CodeDenyAllNoRanges, "key:0"},
+		// Values that become Azure names, URL segments, labels and tags.
+		{"PIP resource group with a path", [][2]string{{AnnLoadBalancerResourceGroup, `"/../../x"`}}, "", CodeResourceGroupName, "value:0"},
+		{"PIP resource group too long", [][2]string{{AnnLoadBalancerResourceGroup, strings.Repeat("r", 91)}}, "", CodeResourceGroupName, "value:0"},
+		{"PIP resource group ends with a dot", [][2]string{{AnnLoadBalancerResourceGroup, "rg."}}, "", CodeResourceGroupName, "value:0"},
+		{"PLS resource group non-ASCII", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSResourceGroup, "rg-ü"}}, "", CodeResourceGroupName, "value:2"},
+		{"PIP name with ../", [][2]string{{AnnPIPName, "pip/../victim"}}, "", CodeResourceName, "value:0"},
+		{"PIP name with %2F", [][2]string{{AnnPIPName, "pip%2Fvictim"}}, "", CodeResourceName, "value:0"},
+		{"PIP name with ?", [][2]string{{AnnPIPName, `"pip?x=1"`}}, "", CodeResourceName, "value:0"},
+		{"PIP name with #", [][2]string{{AnnPIPName, `"pip#frag"`}}, "", CodeResourceName, "value:0"},
+		{"PIP name with a control character", [][2]string{{AnnPIPName, `"pip\u001b[2J"`}}, "", CodeResourceName, "value:0"},
+		{"PIP name too long", [][2]string{{AnnPIPName, strings.Repeat("p", 81)}}, "", CodeResourceName, "value:0"},
+		{"IPv6 PIP name ending with a dot", [][2]string{{AnnPIPNameIPv6, "pip6."}}, "  ipFamilies: [IPv4, IPv6]\n" + ports(https), CodeResourceName, "value:0"},
+		{"PLS name with a space", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSName, `"my pls"`}}, "", CodeResourceName, "value:2"},
+		{"internal subnet with a slash", [][2]string{{AnnInternal, `"true"`}, {AnnInternalSubnet, "a/b"}}, "", CodeResourceName, "value:1"},
+		{"PLS subnet non-ASCII", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSIPConfigurationSubnet, "sübnet"}}, "", CodeResourceName, "value:2"},
+		{"DNS label upper case", [][2]string{{AnnDNSLabelName, "Shop"}}, "", CodeDNSLabel, "value:0"},
+		{"DNS label too long", [][2]string{{AnnDNSLabelName, strings.Repeat("a", 64)}}, "", CodeDNSLabel, "value:0"},
+		{"DNS label non-ASCII", [][2]string{{AnnDNSLabelName, "shöp"}}, "", CodeDNSLabel, "value:0"},
+		{"DNS label starting with a digit", [][2]string{{AnnDNSLabelName, "1shop"}}, "", CodeDNSLabel, "value:0"},
+		{"prefix ID not an ID", [][2]string{{AnnPIPPrefixID, "my-prefix"}}, "", CodePrefixID, "value:0"},
+		{"prefix ID with a bad name", [][2]string{{AnnPIPPrefixID, "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Network/publicIPPrefixes/p%2F.."}}, "", CodePrefixID, "value:0"},
+		{"tag name with a slash", [][2]string{{AnnPIPTags, "team/a=x"}}, "", CodeTag, "value:0"},
+		{"tag value too long", [][2]string{{AnnPIPTags, "a=" + strings.Repeat("v", 257)}}, "", CodeTag, "value:0"},
+		{"ip tag with a control character", [][2]string{{AnnPIPIPTags, `"FirstPartyUsage=/a\u0007"`}}, "", CodeTag, "value:0"},
+		{"FQDNs separated by commas", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSFQDNs, `"a.example.com, b.example.com"`}}, "", CodeFQDN, "value:2"},
+		{"visibility not a GUID", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSVisibility, "my-subscription"}}, "", CodeSubscriptionID, "value:2"},
+		{"auto-approval with a comma", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSAutoApproval, `"6d3e1f4a-9b2c-4e8d-a7f0-1c5b8e2d4f96, 0f8e2d1c-7a6b-4c59-8e3d-2b1a9f0c7e64"`}}, "", CodeSubscriptionID, "value:2"},
+		{"service tags separated by spaces", [][2]string{{AnnAllowedServiceTags, `"Internet AzureCloud"`}}, "", CodeServiceTag, "value:0"},
+		{"empty service tag", [][2]string{{AnnAllowedServiceTags, `"Internet,"`}}, "", CodeServiceTag, "value:0"},
+		{"request path with a space", [][2]string{{PortKey(443, PortProbeProtocol), "Http"}, {PortKey(443, PortProbeRequestPath), `"/health z"`}}, "", CodeRequestPath, "value:1"},
+		{"no ports", nil, "  selector: {app: x}\n", CodeNoPorts, "spec:-1:1"},
+		{"empty ports", nil, "  ports: []\n", CodeNoPorts, "spec:1:3"},
+		{"annotation key with a space", [][2]string{{`"my key"`, "x"}}, "", CodeAnnotationKey, "key:0"},
+		// Keys CCM would ignore without a word.
+		{"prefix typo", [][2]string{{"service.beta.kubernete.io/azure-load-balancer-internal", `"true"`}}, "", CodeMisspeltKey, "key:0"},
+		{"prefix typo, upstream", [][2]string{{"service.kubernets.io/azure-load-balancer-internal", `"true"`}}, "", CodeMisspeltKey, "key:0"},
+		{"bare CCM key", [][2]string{{"azure-load-balancer-internal", `"true"`}}, "", CodeMisspeltKey, "key:0"},
+		{"CCM name under the upstream prefix", [][2]string{{UpstreamPrefix + "azure-load-balancer-internal", `"true"`}}, "", CodeMisspeltKey, "key:0"},
+		{"CCM name under another prefix", [][2]string{{"kubernetes.io/azure-dns-label-name", "shop"}}, "", CodeMisspeltKey, "key:0"},
+		{"near-miss name under the beta prefix", [][2]string{{P + "load-balancer-source-range", "10.0.0.0/8"}}, "", CodeMisspeltKey, "key:0"},
+		{"another cloud's annotation", [][2]string{{P + "aws-load-balancer-type", "nlb"}}, "", CodeForeignAnnotation, "key:0"},
+		{"unknown upstream annotation", [][2]string{{UpstreamPrefix + "something", "x"}}, "", CodeForeignAnnotation, "key:0"},
+		// Settings CCM ignores in context.
+		{"request path on a Tcp probe", [][2]string{{PortKey(443, PortProbeRequestPath), "/healthz"}}, "", CodeIgnoredInContext, "key:0"},
+		{"global request path, Tcp everywhere", [][2]string{{AnnProbeRequestPath, "/healthz"}}, "", CodeIgnoredInContext, "key:0"},
+		{"probe setting on a UDP port", [][2]string{{PortKey(53, PortProbeInterval), `"10"`}}, ports("  - {name: dns, protocol: UDP, port: 53, nodePort: 30053}"), CodeIgnoredInContext, "key:0"},
+		{"probe setting with no_probe_rule", [][2]string{{PortKey(443, PortNoProbeRule), `"true"`}, {PortKey(443, PortProbeProtocol), "Http"}}, "", CodeIgnoredInContext, "key:1"},
+		{"global protocol under ETP Local", [][2]string{{AnnProbeProtocol, "Http"}}, "  externalTrafficPolicy: Local\n  healthCheckNodePort: 32100\n" + ports(https), CodeIgnoredInContext, "key:0"},
+		{"no_lb_rule with HA ports", [][2]string{{AnnInternal, `"true"`}, {AnnHAPorts, `"true"`}, {PortKey(443, PortNoLBRule), `"true"`}}, "", CodeIgnoredInContext, "key:2"},
+		{"session affinity timeout", nil, "  sessionAffinity: ClientIP\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 600}}\n" + ports(https), CodeIgnoredInContext, "spec:2:54"},
+		{"DNS label on an internal Service", [][2]string{{AnnInternal, `"true"`}, {AnnDNSLabelName, "shop"}}, "", CodePublicIPOnInternal, "key:1"},
+		{"PLS setting without create", [][2]string{{AnnPLSName, "my-pls"}}, "", CodePLSWithoutCreate, "key:0"},
+		{"IPv6 setting on an IPv4 Service", [][2]string{{AnnPIPNameIPv6, "pip6"}}, "", CodeFamilyIgnored, "key:0"},
+		{"IPv6 loadBalancerIP on an IPv4 Service", nil, "  loadBalancerIP: 2603:1020::5\n" + ports(https), CodeFamilyIgnored, "spec:1:19"},
+		{"loadBalancerIP overridden by the annotation", [][2]string{{AnnIPv4, "20.62.10.5"}}, "  loadBalancerIP: 20.62.10.6\n" + ports(https), CodeFamilyIgnored, "spec:1:19"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,13 +227,22 @@ func TestSuggestions(t *testing.T) {
 		{Prefix + "Azure-Load-Balancer-Internal", "did you mean " + AnnInternal + "?"},
 		{Prefix + "port_443_health-probe-port", "did you mean port_443_health-probe_port?"},
 		{Prefix + "port_HTTPS_no_lb_rule", "did you mean port_443_no_lb_rule?"},
+		{"service.beta.kubernete.io/azure-load-balancer-internal", "did you mean " + AnnInternal + "?"},
+		{"azure-load-balancer-internal", "did you mean " + AnnInternal + "?"},
+		{"azure-load-balancer-interal", "did you mean " + AnnInternal + "?"},
+		{"Service.Beta.Kubernetes.IO/azure-load-balancer-internal", "did you mean " + AnnInternal + "?"},
+		{UpstreamPrefix + "azure-pls-create", "did you mean " + AnnPLSCreate + "?"},
 	}
 	for _, tt := range tests {
 		rc := ruleCase{ann: [][2]string{{tt.key, "x"}}}
 		in := Decode("s.yaml", []byte(rc.manifest()))
 		ds := Validate(in.Services)
-		if len(ds) != 1 || !strings.Contains(ds[0].Message, tt.want) || !strings.Contains(ds[0].Hint, "rename the key") {
-			t.Errorf("%s: got %v, want a message with %q", tt.key, ds, tt.want)
+		var found bool
+		for _, d := range ds {
+			found = found || strings.Contains(d.Message, tt.want) && strings.Contains(d.Hint, "rename the key") && d.Severity == SeverityError
+		}
+		if !found {
+			t.Errorf("%s: got %v, want an error with %q", tt.key, ds, tt.want)
 		}
 	}
 	rc := ruleCase{ann: [][2]string{{Prefix + "azure-something-else-entirely-different", "x"}}}

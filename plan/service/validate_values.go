@@ -6,11 +6,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // integers checks every integer annotation present: whole number, then the
 // key's range (§1.3 #10, #13, #14, #32; §1.4 #42, #43).
-func (c *checker) integers() {
+func (c valueRules) integers() {
 	keys := make([]string, 0, 4)
 	for k := range c.s.Annotations {
 		if a, ok := c.reg.Lookup(k); ok && a.Type == TypeInt {
@@ -24,12 +26,12 @@ func (c *checker) integers() {
 	}
 }
 
-func (c *checker) integer(key string, a Annotation) {
+func (c valueRules) integer(key string, a Annotation) {
 	raw := c.s.Annotations[key]
 	v, err := ParseInt32(raw)
 	if err != nil {
 		c.add(c.s.annValueDiag(CodeNotInteger, key,
-			fmt.Sprintf("%s is %q, not a whole number: CCM fails the whole reconcile", key, raw),
+			fmt.Sprintf("%s is %s, not a whole number: CCM fails the whole reconcile", key, quote.Value(raw)),
 			fmt.Sprintf("write a whole number (%s)", a.Allowed)))
 		return
 	}
@@ -56,7 +58,7 @@ func (c *checker) integer(key string, a Annotation) {
 // probeTiming applies interval x num-of-probe < 120 along the per-port ->
 // global -> default chain for every port that may get a probe, reporting
 // each offending pair of keys once (§4).
-func (c *checker) probeTiming() {
+func (c valueRules) probeTiming() {
 	ports := make([]int32, 0, len(c.s.Spec.Ports)+1)
 	for _, p := range c.s.Spec.Ports {
 		ports = append(ports, p.Port)
@@ -90,7 +92,7 @@ func (c *checker) probeTiming() {
 }
 
 // chainKey is the key that supplies a probe parameter for a port, or "".
-func (c *checker) chainKey(port int32, param, global string) string {
+func (c valueRules) chainKey(port int32, param, global string) string {
 	if k := PortKey(port, param); c.has(k) {
 		return k
 	}
@@ -101,7 +103,7 @@ func (c *checker) chainKey(port int32, param, global string) string {
 }
 
 // pls checks the PLS static IPs and their count (§1.3 #32, #33).
-func (c *checker) pls() {
+func (c valueRules) pls() {
 	const key = AnnPLSIPConfigurationIPAddress
 	if !c.has(key) {
 		return
@@ -126,7 +128,7 @@ func (c *checker) pls() {
 // ranges checks every CIDR of spec.loadBalancerSourceRanges and the two
 // range annotations; CCM drops an invalid one and adds a deny-all rule
 // (§1.3 #8, §5.2).
-func (c *checker) ranges() {
+func (c valueRules) ranges() {
 	for _, key := range []string{AnnAllowedIPRanges, AnnLoadBalancerSourceRanges} {
 		v, ok := c.s.Annotations[key]
 		if !ok {
@@ -148,7 +150,7 @@ func (c *checker) ranges() {
 }
 
 func cidrMessage(where, item string) string {
-	return fmt.Sprintf("%s: %q is not a valid network CIDR: CCM drops it and adds a deny-all NSG rule for the Service", where, item)
+	return fmt.Sprintf("%s: %s is not a valid network CIDR: CCM drops it and adds a deny-all NSG rule for the Service", where, quote.Value(item))
 }
 
 func cidrHint(item string) string {

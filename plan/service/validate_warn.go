@@ -3,21 +3,24 @@ package service
 import (
 	"fmt"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // warnings flag input CCM accepts but handles in a surprising way.
-func (c *checker) warnings() {
+func (c warnRules) warnings() {
 	c.appProtocols()
 	c.probeProtocols()
 	c.plsWarnings()
 	c.ignored()
 	c.tagPairs()
 	c.access()
+	c.ignoredInContext()
 }
 
 // appProtocols: appProtocol http/https silently switches a port's probe to
 // HTTP(S) on "/" unless a per-port protocol annotation overrides it (§4).
-func (c *checker) appProtocols() {
+func (c warnRules) appProtocols() {
 	for i, p := range c.s.Spec.Ports {
 		if p.AppProtocol == nil || !c.probedPort(p) {
 			continue
@@ -26,7 +29,7 @@ func (c *checker) appProtocols() {
 		if from != ProbeFromAppProtocol || proto == "Tcp" {
 			continue
 		}
-		msg := fmt.Sprintf("port %d: appProtocol %q switches the health probe to %s on path %q", p.Port, *p.AppProtocol, proto, c.s.ProbeRequestPath(p.Port))
+		msg := fmt.Sprintf("port %d: appProtocol %s switches the health probe to %s on path %s", p.Port, quote.Value(*p.AppProtocol), proto, quote.Value(c.s.ProbeRequestPath(p.Port)))
 		if c.has(AnnProbeProtocol) {
 			msg += "; the global " + AnnProbeProtocol + " annotation does not override appProtocol"
 		}
@@ -36,7 +39,7 @@ func (c *checker) appProtocols() {
 }
 
 // probeProtocols: values other than Tcp/Http/Https become Tcp (§1.3 #12).
-func (c *checker) probeProtocols() {
+func (c warnRules) probeProtocols() {
 	keys := []string{AnnProbeProtocol}
 	for _, p := range c.s.Spec.Ports {
 		keys = append(keys, PortKey(p.Port, PortProbeProtocol))
@@ -50,14 +53,14 @@ func (c *checker) probeProtocols() {
 		seen[key] = true
 		if _, known := ParseProbeProtocol(v); !known {
 			c.add(c.s.annValueDiag(CodeProbeProtocolValue, key,
-				fmt.Sprintf("%s is %q, which CCM does not know: the probe falls back to Tcp", key, v),
+				fmt.Sprintf("%s is %s, which CCM does not know: the probe falls back to Tcp", key, quote.Value(v)),
 				"use Tcp, Http or Https"))
 		}
 	}
 }
 
 // plsWarnings covers the PLS restrictions that CCM does not check (§8).
-func (c *checker) plsWarnings() {
+func (c warnRules) plsWarnings() {
 	s := c.s
 	if !s.PLSCreate() || !s.ETPLocal() {
 		return
@@ -84,14 +87,14 @@ func (c *checker) plsWarnings() {
 			"set "+AnnPLSIPConfigurationSubnet+" to a dedicated subnet (validate cannot see azure.json's subnetName)"))
 	case sub == internal:
 		c.add(s.annValueDiag(CodePLSSubnetETPLocal, AnnPLSIPConfigurationSubnet,
-			fmt.Sprintf("PLS subnet %q is the LB's internal subnet: with externalTrafficPolicy Local the PLS NAT subnet must differ from the pod subnet", sub),
-			"use a dedicated PLS subnet unless you are sure pods do not live in "+sub))
+			fmt.Sprintf("PLS subnet %s is the LB's internal subnet: with externalTrafficPolicy Local the PLS NAT subnet must differ from the pod subnet", quote.Value(sub)),
+			"use a dedicated PLS subnet unless you are sure pods do not live in "+shownKey(sub)))
 	}
 }
 
 // ignored covers annotations CCM reads only in a context this Service is
 // not in.
-func (c *checker) ignored() {
+func (c warnRules) ignored() {
 	s := c.s
 	if c.has(AnnLoadBalancerMode) {
 		c.add(s.annDiag(CodeModeIgnored, AnnLoadBalancerMode,
@@ -111,7 +114,7 @@ func (c *checker) ignored() {
 }
 
 // tagPairs reports tag pairs CCM drops without a word (§1.3 #6, #16).
-func (c *checker) tagPairs() {
+func (c warnRules) tagPairs() {
 	for _, key := range []string{AnnPIPTags, AnnPIPIPTags} {
 		v, ok := c.s.Annotations[key]
 		if !ok {
@@ -123,14 +126,14 @@ func (c *checker) tagPairs() {
 		}
 		if _, dropped := parse(v); len(dropped) > 0 {
 			c.add(c.s.annValueDiag(CodeTagPairDropped, key,
-				fmt.Sprintf("%s: CCM silently drops %q (each item needs exactly one \"=\" and a key)", key, dropped),
+				fmt.Sprintf("%s: CCM silently drops %s (each item needs exactly one \"=\" and a key)", key, quoteList(dropped)),
 				"write key=value pairs separated by commas; values cannot contain \"=\" or \",\""))
 		}
 	}
 }
 
 // access covers NSG combinations CCM accepts with a surprise (§1.3 #7, #9).
-func (c *checker) access() {
+func (c warnRules) access() {
 	s := c.s
 	specRanges, specInvalid := s.SourceRanges()
 	annRanges, annInvalid := s.AllowedIPRanges()

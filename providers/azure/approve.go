@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 )
 
 // approveConnection writes a private endpoint connection's state on the
@@ -14,43 +16,61 @@ import (
 // names a connection <endpoint>.<guid> when the endpoint is created, so the
 // plan may not know the name yet: the connection is found by its private
 // endpoint among the PLS's connections (a list, a read).
-func (w *writer) approveConnection(ctx context.Context, body []byte) ([]byte, error) {
-	var want armnetwork.PrivateEndpointConnection
+func (w *writer) approveConnection(ctx context.Context, body []byte) (map[string]any, error) {
+	var want struct {
+		Properties struct {
+			PrivateEndpoint struct {
+				ID string `json:"id"`
+			} `json:"privateEndpoint"`
+			State map[string]any `json:"privateLinkServiceConnectionState"`
+		} `json:"properties"`
+	}
 	if err := json.Unmarshal(body, &want); err != nil {
 		return nil, fmt.Errorf("%s: decode body: %w", w.op, err)
 	}
-	if want.Properties == nil || want.Properties.PrivateEndpoint == nil || want.Properties.PrivateEndpoint.ID == nil {
+	peID := want.Properties.PrivateEndpoint.ID
+	if peID == "" {
 		return nil, fmt.Errorf("%s: the body names no private endpoint", w.op)
 	}
-	rg, pls := w.id.ResourceGroup, w.id.Names[0]
-	client := w.c.network.NewPrivateLinkServicesClient()
-	conn, err := w.connectionOf(ctx, client, *want.Properties.PrivateEndpoint.ID)
+	pls, _ := w.id.ParentID()
+	conns := resourcePath(pls) + "/privateEndpointConnections"
+	conn, err := w.connectionOf(ctx, conns, peID)
 	if err != nil {
 		return nil, err
 	}
-	conn.Properties.PrivateLinkServiceConnectionState = want.Properties.PrivateLinkServiceConnectionState
-	resp, err := client.UpdatePrivateEndpointConnection(w.firstRequest(ctx), rg, pls, *conn.Name, *conn, nil)
+	obj(conn["properties"])["privateLinkServiceConnectionState"] = want.Properties.State
+	out, err := json.Marshal(conn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encode the connection: %w", w.op, err)
+	}
+	target := w.c.url(conns+"/"+url.PathEscape(str(conn["name"])), networkAPIVersion)
+	resp, err := w.c.do(w.firstRequest(ctx), http.MethodPut, target, out, http.StatusOK)
 	if err != nil {
 		return nil, wrapError(w.op, err, false)
 	}
-	return json.Marshal(resp.PrivateEndpointConnection)
+	raw, err := runtime.Payload(resp)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", w.op, err)
+	}
+	return decodeObject(raw)
 }
 
-// connectionOf finds the connection of the private endpoint peID on the
-// step's PLS.
-func (w *writer) connectionOf(ctx context.Context, client *armnetwork.PrivateLinkServicesClient, peID string) (*armnetwork.PrivateEndpointConnection, error) {
-	pager := client.NewListPrivateEndpointConnectionsPager(w.id.ResourceGroup, w.id.Names[0], nil)
-	for pager.More() {
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			return nil, wrapError(w.op+": list the private link service's connections", err, false)
+// connectionOf finds the connection of the private endpoint peID in the
+// collection conns of the step's PLS.
+func (w *writer) connectionOf(ctx context.Context, conns, peID string) (map[string]any, error) {
+	var found map[string]any
+	err := w.c.list(ctx, conns, networkAPIVersion, func(m map[string]any) error {
+		pe := str(obj(obj(m["properties"])["privateEndpoint"])["id"])
+		if found == nil && str(m["name"]) != "" && strings.EqualFold(pe, peID) {
+			found = m
 		}
-		for _, c := range page.Value {
-			if c != nil && c.Name != nil && c.Properties != nil && c.Properties.PrivateEndpoint != nil &&
-				c.Properties.PrivateEndpoint.ID != nil && strings.EqualFold(*c.Properties.PrivateEndpoint.ID, peID) {
-				return c, nil
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapError(w.op+": list the private link service's connections", err, false)
 	}
-	return nil, fmt.Errorf("%s: private link service %s has no connection from private endpoint %s", w.op, w.id.Names[0], peID)
+	if found == nil || obj(found["properties"]) == nil {
+		return nil, fmt.Errorf("%s: private link service %s has no connection from private endpoint %s", w.op, w.id.Names[0], peID)
+	}
+	return found, nil
 }

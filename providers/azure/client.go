@@ -13,8 +13,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/privatedns/armprivatedns"
 
 	"github.com/azsvc/azsvc/plan/cluster"
 )
@@ -26,14 +24,14 @@ type Provider struct {
 	cred          azcore.TokenCredential
 	options       arm.ClientOptions
 	pollFrequency time.Duration
+	limits        *rateLimits
 
 	mu      sync.Mutex
 	clients map[string]*clients // by lower-cased subscription
 }
 
 type clients struct {
-	network *armnetwork.ClientFactory
-	dns     *armprivatedns.ClientFactory
+	arm *armClient
 }
 
 // Target describes what the provider talks to, for the plan header.
@@ -102,12 +100,15 @@ func NewAzure(ctx context.Context, o AzureOptions) (*Provider, error) {
 	if poll == 0 {
 		poll = 5 * time.Second
 	}
+	limits := &rateLimits{}
+	copts.PerRetryPolicies = append(copts.PerRetryPolicies, limits)
 	return &Provider{
 		subscription:  o.Subscription,
 		target:        target,
 		cred:          cred.cred,
 		options:       arm.ClientOptions{ClientOptions: copts},
 		pollFrequency: poll,
+		limits:        limits,
 		clients:       map[string]*clients{},
 	}, nil
 }
@@ -165,8 +166,10 @@ func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 	if poll == 0 {
 		poll = time.Second
 	}
+	limits := &rateLimits{}
 	o := arm.ClientOptions{
 		ClientOptions: policy.ClientOptions{
+			PerRetryPolicies: []policy.Policy{limits},
 			Cloud: cloud.Configuration{
 				ActiveDirectoryAuthorityHost: endpoint + "/",
 				Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
@@ -196,6 +199,7 @@ func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 		cred:          staticToken(orDefault(opts.Token, "azsvc-emulator")),
 		options:       o,
 		pollFrequency: poll,
+		limits:        limits,
 		clients:       map[string]*clients{},
 	}, nil
 }
@@ -220,6 +224,13 @@ func orDefault(v, def string) string {
 	return v
 }
 
+// moduleName and moduleVersion name azsvc in the SDK pipeline's
+// User-Agent telemetry.
+const (
+	moduleName    = "azsvc"
+	moduleVersion = "v0.0.0"
+)
+
 // clientsFor returns the client factories of one subscription, built once.
 func (p *Provider) clientsFor(subscription string) (*clients, error) {
 	p.mu.Lock()
@@ -229,15 +240,11 @@ func (p *Provider) clientsFor(subscription string) (*clients, error) {
 		return c, nil
 	}
 	opts := p.options
-	network, err := armnetwork.NewClientFactory(subscription, p.cred, &opts)
+	client, err := arm.NewClient(moduleName, moduleVersion, p.cred, &opts)
 	if err != nil {
-		return nil, fmt.Errorf("network client: %w", err)
+		return nil, fmt.Errorf("ARM client: %w", err)
 	}
-	dns, err := armprivatedns.NewClientFactory(subscription, p.cred, &opts)
-	if err != nil {
-		return nil, fmt.Errorf("private DNS client: %w", err)
-	}
-	c := &clients{network: network, dns: dns}
+	c := &clients{arm: newARMClient(subscription, client)}
 	p.clients[key] = c
 	return c, nil
 }

@@ -1,10 +1,8 @@
 package azure
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -111,13 +109,11 @@ var assignable = map[string]bool{
 // FromARM converts one ARM resource body, as GET returns it, into its
 // resource and, for a load balancer or NSG, its inline children.
 func FromARM(body []byte) (*plan.Resource, []*plan.Resource, error) {
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		return nil, nil, fmt.Errorf("decode ARM body: %w", err)
+	m, err := decodeObject(body)
+	if err != nil {
+		return nil, nil, err
 	}
-	return fromMap(normalizeNumbers(m).(map[string]any))
+	return fromMap(m)
 }
 
 func fromMap(m map[string]any) (*plan.Resource, []*plan.Resource, error) {
@@ -373,26 +369,4 @@ func resolveUnknowns(path string, v any) error {
 		}
 	}
 	return nil
-}
-
-// normalizeNumbers turns json.Numbers into int when integral, else float64,
-// so observed values compare equal to the ints desired state uses.
-func normalizeNumbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = normalizeNumbers(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = normalizeNumbers(x)
-		}
-	case json.Number:
-		if i, err := t.Int64(); err == nil && i >= math.MinInt && i <= math.MaxInt {
-			return int(i)
-		}
-		f, _ := t.Float64()
-		return f
-	}
-	return v
 }

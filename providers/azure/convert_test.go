@@ -3,7 +3,6 @@ package azure
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 const examples = "../../../shared/reference/arm-examples"
 
@@ -73,12 +71,12 @@ func TestFromARMGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, strings.TrimSuffix(fx.file, ".json")+".read.json", dump(append([]*plan.Resource{res}, children...)))
+			checkGolden(t, strings.TrimSuffix(fx.file, ".json")+".read.json", dump(append([]*plan.Resource{res}, children...)))
 			body, err := ToARM(res, children)
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, strings.TrimSuffix(fx.file, ".json")+".write.json", indent(t, body))
+			checkGolden(t, strings.TrimSuffix(fx.file, ".json")+".write.json", indent(t, body))
 			// The write body must decode into the SDK type Write uses.
 			if err := json.Unmarshal(body, fx.sdk()); err != nil {
 				t.Errorf("write body does not decode into the SDK type: %v", err)
@@ -235,23 +233,8 @@ func indent(t *testing.T, body []byte) []byte {
 	return append(buf.Bytes(), '\n')
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, path, got)
 }

@@ -63,8 +63,11 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.err }
 
 // wrapError turns an SDK error into an *Error when it carries an ARM
-// response, and otherwise just names the operation.
+// response, and otherwise just names the operation; nil stays nil.
 func wrapError(op string, err error, fromPoller bool) error {
+	if err == nil {
+		return nil
+	}
 	var re *azcore.ResponseError
 	if !errors.As(err, &re) {
 		return fmt.Errorf("%s: %w", op, err)

@@ -2,16 +2,12 @@ package azure
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/privatedns/armprivatedns"
 
 	"github.com/azsvc/azsvc/plan"
 )
@@ -22,7 +18,7 @@ import (
 // the number of reads grows with paging and with the number of private DNS
 // zones (links and A records are listed per zone), not with the number of
 // Services or private endpoints. A resource group that does not exist
-// reads as empty.
+// reads as empty, and so does an optional one azsvc may not read.
 func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State, error) {
 	state := plan.NewState()
 	readers := map[string]*reader{}
@@ -48,6 +44,9 @@ func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State,
 	}
 	for _, k := range plan.ReadKinds {
 		for _, g := range scope.GroupsOf(k, p.subscription) {
+			if err := checkSegment("resource group", g.Name); err != nil {
+				return nil, err
+			}
 			r, err := readerFor(g.Subscription)
 			if err != nil {
 				return nil, err
@@ -59,6 +58,9 @@ func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State,
 		}
 	}
 	for _, v := range scope.VNetsIn(p.subscription) {
+		if err := errors.Join(checkSegment("resource group", v.ResourceGroup), checkSegment("virtual network", v.Name)); err != nil {
+			return nil, err
+		}
 		r, err := readerFor(v.Subscription)
 		if err != nil {
 			return nil, err
@@ -75,34 +77,10 @@ type reader struct {
 	state *plan.State
 }
 
-// pageAll walks a pager and adds every item of every page to the state.
-func pageAll[P any, T any](ctx context.Context, r *reader, what string, pager *runtime.Pager[P], items func(P) []T) error {
-	for pager.More() {
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			return wrapError("list "+what, err, false)
-		}
-		for _, item := range items(page) {
-			if err := r.add(item); err != nil {
-				return fmt.Errorf("list %s: %w", what, err)
-			}
-		}
-	}
-	return nil
-}
-
-// add converts one SDK struct through its ARM JSON (the single conversion
-// path, convert.go) and stores the resource and its children.
-func (r *reader) add(item any) error {
-	body, err := json.Marshal(item)
-	if err != nil {
-		return fmt.Errorf("encode ARM body: %w", err)
-	}
-	return r.addJSON(body)
-}
-
-func (r *reader) addJSON(body []byte) error {
-	res, children, err := FromARM(body)
+// addMap converts one ARM body (convert.go) and stores the resource and
+// its children.
+func (r *reader) addMap(m map[string]any) error {
+	res, children, err := fromMap(m)
 	if err != nil {
 		return err
 	}
@@ -113,30 +91,25 @@ func (r *reader) addJSON(body []byte) error {
 	return nil
 }
 
+// listInto lists one collection into the state.
+func (r *reader) listInto(ctx context.Context, what, path, version string) error {
+	return wrapError("list "+what, r.c.arm.list(ctx, path, version, r.addMap), false)
+}
+
 func (r *reader) loadBalancers(ctx context.Context, rg string) error {
-	pager := r.c.network.NewLoadBalancersClient().NewListPager(rg, nil)
-	return pageAll(ctx, r, "load balancers in "+rg, pager,
-		func(p armnetwork.LoadBalancersClientListResponse) []*armnetwork.LoadBalancer { return p.Value })
+	return r.listInto(ctx, "load balancers in "+rg, r.c.arm.groupPath(rg, "loadBalancers"), networkAPIVersion)
 }
 
 func (r *reader) publicIPs(ctx context.Context, rg string) error {
-	pager := r.c.network.NewPublicIPAddressesClient().NewListPager(rg, nil)
-	return pageAll(ctx, r, "public IPs in "+rg, pager,
-		func(p armnetwork.PublicIPAddressesClientListResponse) []*armnetwork.PublicIPAddress { return p.Value })
+	return r.listInto(ctx, "public IPs in "+rg, r.c.arm.groupPath(rg, "publicIPAddresses"), networkAPIVersion)
 }
 
 func (r *reader) securityGroups(ctx context.Context, rg string) error {
-	pager := r.c.network.NewSecurityGroupsClient().NewListPager(rg, nil)
-	return pageAll(ctx, r, "network security groups in "+rg, pager,
-		func(p armnetwork.SecurityGroupsClientListResponse) []*armnetwork.SecurityGroup { return p.Value })
+	return r.listInto(ctx, "network security groups in "+rg, r.c.arm.groupPath(rg, "networkSecurityGroups"), networkAPIVersion)
 }
 
 func (r *reader) privateLinkServices(ctx context.Context, rg string) error {
-	pager := r.c.network.NewPrivateLinkServicesClient().NewListPager(rg, nil)
-	return pageAll(ctx, r, "private link services in "+rg, pager,
-		func(p armnetwork.PrivateLinkServicesClientListResponse) []*armnetwork.PrivateLinkService {
-			return p.Value
-		})
+	return r.listInto(ctx, "private link services in "+rg, r.c.arm.groupPath(rg, "privateLinkServices"), networkAPIVersion)
 }
 
 // privateEndpoints lists the PEs of rg. A PE's IP is in customDnsConfigs only
@@ -144,56 +117,59 @@ func (r *reader) privateLinkServices(ctx context.Context, rg string) error {
 // the NICs of the groups those PEs use are listed once and expanded into the
 // PE bodies as `$expand=networkInterfaces` would.
 func (r *reader) privateEndpoints(ctx context.Context, rg string) error {
-	var pes []*armnetwork.PrivateEndpoint
-	pager := r.c.network.NewPrivateEndpointsClient().NewListPager(rg, nil)
-	for pager.More() {
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			return wrapError("list private endpoints in "+rg, err, false)
-		}
-		pes = append(pes, page.Value...)
+	what := "private endpoints in " + rg
+	var pes []map[string]any
+	err := r.c.arm.list(ctx, r.c.arm.groupPath(rg, "privateEndpoints"), networkAPIVersion, func(m map[string]any) error {
+		pes = append(pes, m)
+		return nil
+	})
+	if err != nil {
+		return wrapError("list "+what, err, false)
 	}
 	nics, err := r.listNICs(ctx, nicGroupsToExpand(pes))
 	if err != nil {
 		return err
 	}
 	for _, pe := range pes {
-		if pe.Properties != nil {
-			for i, ref := range pe.Properties.NetworkInterfaces {
-				if ref != nil && ref.ID != nil && nics[strings.ToLower(*ref.ID)] != nil {
-					pe.Properties.NetworkInterfaces[i] = nics[strings.ToLower(*ref.ID)]
-				}
-			}
-		}
-		if err := r.add(pe); err != nil {
-			return fmt.Errorf("list private endpoints in %s: %w", rg, err)
+		expandNICs(pe, func(id string) map[string]any { return nics[strings.ToLower(id)] })
+		if err := r.addMap(pe); err != nil {
+			return fmt.Errorf("list %s: %w", what, err)
 		}
 	}
 	return nil
 }
 
+// expandNICs replaces a PE's NIC references with the NICs nic finds.
+func expandNICs(pe map[string]any, nic func(id string) map[string]any) {
+	refs := list(obj(pe["properties"])["networkInterfaces"])
+	for i, ref := range refs {
+		if n := nic(str(obj(ref)["id"])); n != nil {
+			refs[i] = n
+		}
+	}
+}
+
 // nicGroupsToExpand returns the resource groups of the NICs of the PEs whose
 // IP is not in customDnsConfigs.
-func nicGroupsToExpand(pes []*armnetwork.PrivateEndpoint) []string {
+func nicGroupsToExpand(pes []map[string]any) []string {
 	var groups []string
 	for _, pe := range pes {
-		if pe.Properties == nil || hasDNSConfigIP(pe.Properties.CustomDNSConfigs) {
+		p := obj(pe["properties"])
+		if p == nil || hasDNSConfigIP(p) {
 			continue
 		}
-		for _, ref := range pe.Properties.NetworkInterfaces {
-			if ref != nil && ref.ID != nil {
-				if rg := groupOf(*ref.ID); rg != "" {
-					groups = append(groups, rg)
-				}
+		for _, ref := range list(p["networkInterfaces"]) {
+			if rg := groupOf(str(obj(ref)["id"])); rg != "" {
+				groups = append(groups, rg)
 			}
 		}
 	}
 	return unique(groups)
 }
 
-func hasDNSConfigIP(cfgs []*armnetwork.CustomDNSConfigPropertiesFormat) bool {
-	for _, c := range cfgs {
-		if c != nil && len(c.IPAddresses) > 0 {
+func hasDNSConfigIP(props map[string]any) bool {
+	for _, c := range list(props["customDnsConfigs"]) {
+		if len(list(obj(c)["ipAddresses"])) > 0 {
 			return true
 		}
 	}
@@ -201,23 +177,17 @@ func hasDNSConfigIP(cfgs []*armnetwork.CustomDNSConfigPropertiesFormat) bool {
 }
 
 // listNICs lists the NICs of groups, keyed by lower-cased ID.
-func (r *reader) listNICs(ctx context.Context, groups []string) (map[string]*armnetwork.Interface, error) {
-	out := map[string]*armnetwork.Interface{}
+func (r *reader) listNICs(ctx context.Context, groups []string) (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
 	for _, rg := range groups {
-		pager := r.c.network.NewInterfacesClient().NewListPager(rg, nil)
-		for pager.More() {
-			page, err := pager.NextPage(ctx)
-			if isGroupNotFound(err) {
-				break
+		err := r.c.arm.list(ctx, r.c.arm.groupPath(rg, "networkInterfaces"), networkAPIVersion, func(m map[string]any) error {
+			if id := str(m["id"]); id != "" {
+				out[strings.ToLower(id)] = m
 			}
-			if err != nil {
-				return nil, wrapError("list network interfaces in "+rg, err, false)
-			}
-			for _, nic := range page.Value {
-				if nic != nil && nic.ID != nil {
-					out[strings.ToLower(*nic.ID)] = nic
-				}
-			}
+			return nil
+		})
+		if err != nil && !isGroupNotFound(err) {
+			return nil, wrapError("list network interfaces in "+rg, err, false)
 		}
 	}
 	return out, nil
@@ -227,34 +197,22 @@ func (r *reader) listNICs(ctx context.Context, groups []string) (map[string]*arm
 // of each zone: ARM has no cross-zone list for either.
 func (r *reader) privateZones(ctx context.Context, rg string) error {
 	var zones []string
-	pager := r.c.dns.NewPrivateZonesClient().NewListByResourceGroupPager(rg, nil)
-	for pager.More() {
-		page, err := pager.NextPage(ctx)
-		if err != nil {
-			return wrapError("list private DNS zones in "+rg, err, false)
+	err := r.c.arm.list(ctx, r.c.arm.groupPath(rg, "privateDnsZones"), privateDNSAPIVersion, func(m map[string]any) error {
+		if name := str(m["name"]); name != "" {
+			zones = append(zones, name)
 		}
-		for _, z := range page.Value {
-			if err := r.add(z); err != nil {
-				return fmt.Errorf("list private DNS zones in %s: %w", rg, err)
-			}
-			if z.Name != nil {
-				zones = append(zones, *z.Name)
-			}
-		}
+		return r.addMap(m)
+	})
+	if err != nil {
+		return wrapError("list private DNS zones in "+rg, err, false)
 	}
 	for _, zone := range zones {
-		links := r.c.dns.NewVirtualNetworkLinksClient().NewListPager(rg, zone, nil)
-		err := pageAll(ctx, r, "virtual network links of "+zone, links,
-			func(p armprivatedns.VirtualNetworkLinksClientListResponse) []*armprivatedns.VirtualNetworkLink {
-				return p.Value
-			})
-		if err != nil {
+		links := r.c.arm.groupPath(rg, "privateDnsZones", zone, "virtualNetworkLinks")
+		if err := r.listInto(ctx, "virtual network links of "+zone, links, privateDNSAPIVersion); err != nil {
 			return err
 		}
-		records := r.c.dns.NewRecordSetsClient().NewListByTypePager(rg, zone, armprivatedns.RecordTypeA, nil)
-		err = pageAll(ctx, r, "A records of "+zone, records,
-			func(p armprivatedns.RecordSetsClientListByTypeResponse) []*armprivatedns.RecordSet { return p.Value })
-		if err != nil {
+		records := r.c.arm.groupPath(rg, "privateDnsZones", zone, "A")
+		if err := r.listInto(ctx, "A records of "+zone, records, privateDNSAPIVersion); err != nil {
 			return err
 		}
 	}
@@ -266,22 +224,11 @@ func (r *reader) privateZones(ctx context.Context, rg string) error {
 // then reports the PLS subnet as not found, as CCM does.
 func (r *reader) subnets(ctx context.Context, v plan.VNetRef) error {
 	what := "subnets of virtual network " + v.Name + " in " + v.ResourceGroup
-	pager := r.c.network.NewSubnetsClient().NewListPager(v.ResourceGroup, v.Name, nil)
-	for pager.More() {
-		page, err := pager.NextPage(ctx)
-		if isNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return wrapError("list "+what, err, false)
-		}
-		for _, sn := range page.Value {
-			if err := r.add(sn); err != nil {
-				return fmt.Errorf("list %s: %w", what, err)
-			}
-		}
+	err := r.listInto(ctx, what, r.c.arm.groupPath(v.ResourceGroup, "virtualNetworks", v.Name, "subnets"), networkAPIVersion)
+	if isNotFound(err) {
+		return nil
 	}
-	return nil
+	return err
 }
 
 // isForbidden reports a read the credential may not make (another

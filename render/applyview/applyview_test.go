@@ -3,20 +3,15 @@ package applyview
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // script builds an event sequence the way apply emits it, on a fake clock.
 type script struct {
@@ -81,6 +76,44 @@ func summary(s apply.Summary) apply.Event {
 	return apply.Event{Type: apply.EventSummary, Steps: steps, Elapsed: s.Elapsed, Summary: &s}
 }
 
+func eta(e apply.Event, d time.Duration) apply.Event {
+	e.ETA = d
+	return e
+}
+
+// budgetWait is apply's wait for ARM's write budget before step e.
+func budgetWait(e apply.Event, wait time.Duration, left int, etaAfter time.Duration) apply.Event {
+	e = with(e, apply.EventProgress, 0)
+	e.BudgetWait, e.BudgetLeft, e.Window, e.ETA = wait, left, 5*time.Minute, wait+etaAfter
+	return e
+}
+
+// Runs of 100 steps or more get a progress line every tenth of the way.
+func TestHumanMilestones(t *testing.T) {
+	tests := []struct {
+		steps, step int
+		eta         time.Duration
+		want        string
+	}{
+		{99, 90, time.Minute, ""},
+		{2541, 254, 31 * time.Minute, "Progress: 254 of 2541 writes, about 31m left.\n"},
+		{2541, 255, 31 * time.Minute, ""},
+		{200, 40, 5 * time.Second, "Progress: 40 of 200 writes.\n"},
+		{200, 60, 90 * time.Second, "Progress: 60 of 200 writes, about 1m30s left.\n"},
+		{200, 200, 0, ""},
+	}
+	for _, tc := range tests {
+		var buf bytes.Buffer
+		h := NewHuman(&buf, HumanOptions{})
+		e := step(tc.step, "pip/x", plan.ActionCreate, 1)
+		e.Steps = tc.steps
+		h.Event(eta(with(e, apply.EventComplete, time.Second), tc.eta))
+		if got := strings.TrimPrefix(buf.String(), "pip/x: Creation complete after 1s\n"); got != tc.want {
+			t.Errorf("step %d of %d, ETA %s: %q, want %q", tc.step, tc.steps, tc.eta, got, tc.want)
+		}
+	}
+}
+
 func scripts() map[string][]apply.Event {
 	badRef := "Resource /subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/kubernetes/probes/a1-TCP-80 referenced by resource rule a1-TCP-80 was not found."
 	return map[string][]apply.Event{
@@ -99,6 +132,16 @@ func scripts() map[string][]apply.Event {
 				Applied: []string{"pip/kubernetes-a1", "lb/kubernetes", "nsg/aks-agentpool-nsg"},
 				Outputs: []apply.Output{{Address: "pip/kubernetes-a1", Field: "ipAddress", Value: "20.1.2.3"},
 					{Address: "lb/kubernetes/frontend/a1-snet", Field: "privateIPAddress", Value: "10.0.0.7"}}}), 77*time.Second).events,
+		"paced": newScript().
+			add(with(pip, apply.EventStart, 0), 0).add(eta(with(pip, apply.EventComplete, 2*time.Second), 5*time.Minute), 2*time.Second).
+			add(budgetWait(lb, 4*time.Minute+50*time.Second, 0, 5*time.Second), 2*time.Second).
+			add(with(lb, apply.EventStart, 0), 292*time.Second).
+			add(eta(with(lb, apply.EventComplete, 3*time.Second), 3*time.Second), 295*time.Second).
+			add(budgetWait(nsg, 300*time.Millisecond, 0, 4*time.Second), 295*time.Second).
+			add(with(nsg, apply.EventStart, 0), 296*time.Second).
+			add(with(nsg, apply.EventComplete, time.Second), 297*time.Second).
+			add(summary(apply.Summary{Outcome: apply.OutcomeComplete, Created: 1, Updated: 2, Elapsed: 297 * time.Second,
+				Applied: []string{"pip/kubernetes-a1", "lb/kubernetes", "nsg/aks-agentpool-nsg"}}), 297*time.Second).events,
 		"partial": newScript().
 			add(with(pip, apply.EventStart, 0), 0).add(with(pip, apply.EventComplete, 2*time.Second), 2*time.Second).
 			add(with(lb, apply.EventStart, 0), 2*time.Second).
@@ -153,7 +196,7 @@ func TestHumanGolden(t *testing.T) {
 			if tty {
 				file = name + ".tty.txt"
 			}
-			golden(t, file, visible(buf.String()))
+			checkGolden(t, file, visible(buf.String()))
 		}
 	}
 }
@@ -174,7 +217,7 @@ func TestJSONGolden(t *testing.T) {
 				t.Fatalf("%s line %d is not the event's JSON object: %s (%v)", name, i+1, line, err)
 			}
 		}
-		golden(t, name+".jsonl", buf.String())
+		checkGolden(t, name+".jsonl", buf.String())
 	}
 }
 
@@ -183,23 +226,20 @@ func visible(s string) string {
 	return strings.NewReplacer("\r", "<CR>", "\x1b[K", "<EL>").Replace(s)
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
+	golden.Check(t, path, []byte(got))
+}
+
+// TestHumanEscapesFailures: an ARM message echoing a hostile value, or an
+// address with one, reaches the log escaped.
+func TestHumanEscapesFailures(t *testing.T) {
+	var buf bytes.Buffer
+	h := NewHuman(&buf, HumanOptions{})
+	h.Event(apply.Event{Type: apply.EventErrored, Address: "pip/x\x1b]0;t\x07", Action: plan.ActionCreate,
+		Failure: &apply.Failure{Code: "InvalidResourceName", Status: 400, Message: "Resource name x\x1b[2J is invalid."}})
+	if out := buf.String(); strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `x\x1b[2J`) {
+		t.Errorf("raw control characters: %q", out)
 	}
 }

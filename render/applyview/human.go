@@ -5,10 +5,12 @@ package applyview
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // HumanOptions tune the human renderer.
@@ -31,6 +33,7 @@ type Human struct {
 	stills map[int]time.Duration
 	frame  int
 	live   bool // a spinner line is on screen
+	eta    time.Duration
 	err    error
 }
 
@@ -48,6 +51,9 @@ func (h *Human) Err() error { return h.err }
 // Event renders e; it implements apply.Observer.
 func (h *Human) Event(e apply.Event) {
 	h.clearSpinner()
+	// Addresses carry resource names and failures ARM's messages, which
+	// echo names and values: nothing in them may drive the terminal.
+	e.Address = quote.Text(e.Address)
 	v := verbsOf(e.Action)
 	switch e.Type {
 	case apply.EventStart:
@@ -56,8 +62,10 @@ func (h *Human) Event(e apply.Event) {
 		h.progress(e, v)
 	case apply.EventComplete:
 		h.printf("%s: %s complete after %s\n", e.Address, v.done, seconds(e.Elapsed))
+		h.eta = e.ETA
+		h.milestone(e)
 	case apply.EventErrored:
-		h.printf("%s: %s failed after %s%s: %s\n", e.Address, v.ing, seconds(e.Elapsed), attempts(e.Attempt), e.Failure)
+		h.printf("%s: %s failed after %s%s: %s\n", e.Address, v.ing, seconds(e.Elapsed), attempts(e.Attempt), failureText(e.Failure))
 	case apply.EventSummary:
 		h.summary(e.Summary)
 	}
@@ -67,9 +75,13 @@ func (h *Human) Event(e apply.Event) {
 }
 
 func (h *Human) progress(e apply.Event, v verbs) {
+	if e.BudgetWait > 0 {
+		h.budgetWait(e)
+		return
+	}
 	if e.RetryIn > 0 {
 		h.printf("%s: retrying in %s (attempt %d of %d) after %s\n",
-			e.Address, seconds(e.RetryIn), e.Attempt+1, e.MaxAttempts, e.Failure)
+			e.Address, seconds(e.RetryIn), e.Attempt+1, e.MaxAttempts, failureText(e.Failure))
 		return
 	}
 	if period := e.Elapsed / h.opts.StillEvery; period > h.stills[e.Step] {
@@ -78,11 +90,72 @@ func (h *Human) progress(e apply.Event, v verbs) {
 	}
 }
 
+// milestoneSteps is the smallest run that gets a progress line every tenth
+// of its steps: long applies spend minutes, even hours, under ARM's write
+// budget, and a CI log should say how far they got and how long is left.
+const milestoneSteps = 100
+
+func (h *Human) milestone(e apply.Event) {
+	if e.Steps < milestoneSteps || e.Step%(e.Steps/10) != 0 || e.Step == e.Steps {
+		return
+	}
+	h.printf("Progress: %d of %d writes%s.\n", e.Step, e.Steps, etaText(e.ETA, ", about %s left"))
+}
+
+// budgetWait reports a wait for ARM's write budget (apply paces itself so
+// as not to run into 429s). Short waits, the steady pace once the budget is
+// spent, only show on a terminal's status line.
+func (h *Human) budgetWait(e apply.Event) {
+	h.eta = e.ETA
+	if e.BudgetWait < h.opts.StillEvery {
+		return
+	}
+	left := ""
+	if e.BudgetLeft >= 0 {
+		left = fmt.Sprintf(": %d %s left in its %s window", e.BudgetLeft, plural(e.BudgetLeft, "write", "writes"), minutes(e.Window))
+	}
+	h.printf("Waiting %s for ARM's write budget%s%s.\n", seconds(e.BudgetWait), left, etaText(e.ETA, "; about %s left in all"))
+}
+
+// etaText formats an ETA worth showing (10s or more), else "".
+func etaText(eta time.Duration, format string) string {
+	if eta < 10*time.Second {
+		return ""
+	}
+	return fmt.Sprintf(format, roughly(eta))
+}
+
+// roughly rounds an estimate to what it can promise: minutes past ten
+// minutes, ten seconds past a minute.
+func roughly(d time.Duration) string {
+	switch {
+	case d >= 10*time.Minute:
+		return minutes(d.Round(time.Minute))
+	case d >= time.Minute:
+		s := d.Round(10 * time.Second).String()
+		if strings.HasSuffix(s, "m0s") {
+			s = strings.TrimSuffix(s, "0s")
+		}
+		return s
+	}
+	return seconds(d)
+}
+
+// minutes renders whole minutes as 5m or 1h5m.
+func minutes(d time.Duration) string {
+	s := d.Round(time.Minute).String()
+	return strings.TrimSuffix(s, "0s")
+}
+
 const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 func (h *Human) drawSpinner(e apply.Event, v verbs) {
 	frames := []rune(spinnerFrames)
-	h.printf("%c %s: %s... [%s] (%d/%d)", frames[h.frame%len(frames)], e.Address, v.ing, seconds(e.Elapsed), e.Step, e.Steps)
+	what := v.ing + "..."
+	if e.BudgetWait > 0 {
+		what = "waiting for ARM's write budget..."
+	}
+	h.printf("%c %s: %s [%s] (%d/%d%s)", frames[h.frame%len(frames)], e.Address, what, seconds(e.Elapsed), e.Step, e.Steps, etaText(h.eta, ", about %s left"))
 	h.frame++
 	h.live = true
 }
@@ -93,6 +166,14 @@ func (h *Human) clearSpinner() {
 		h.printf("\r\x1b[K")
 		h.live = false
 	}
+}
+
+// failureText is a failure as one escaped line.
+func failureText(f *apply.Failure) string {
+	if f == nil {
+		return "<nil>"
+	}
+	return quote.Text(f.String())
 }
 
 func (h *Human) printf(format string, args ...any) {

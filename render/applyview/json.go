@@ -26,19 +26,24 @@ func NewJSON(w io.Writer) *JSON {
 func (j *JSON) Err() error { return j.err }
 
 type jsonEvent struct {
-	Type        string       `json:"type"`
-	Timestamp   string       `json:"timestamp"`
-	Step        int          `json:"step,omitempty"`
-	Steps       int          `json:"steps"`
-	Address     string       `json:"address,omitempty"`
-	Action      string       `json:"action,omitempty"`
-	Changes     int          `json:"changes,omitempty"`
-	ElapsedMS   int64        `json:"elapsed_ms"`
-	Attempt     int          `json:"attempt,omitempty"`
-	MaxAttempts int          `json:"max_attempts,omitempty"`
-	RetryInMS   int64        `json:"retry_in_ms,omitempty"`
-	Error       *jsonError   `json:"error,omitempty"`
-	Summary     *jsonSummary `json:"summary,omitempty"`
+	Type        string `json:"type"`
+	Timestamp   string `json:"timestamp"`
+	Step        int    `json:"step,omitempty"`
+	Steps       int    `json:"steps"`
+	Address     string `json:"address,omitempty"`
+	Action      string `json:"action,omitempty"`
+	Changes     int    `json:"changes,omitempty"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
+	Attempt     int    `json:"attempt,omitempty"`
+	MaxAttempts int    `json:"max_attempts,omitempty"`
+	RetryInMS   int64  `json:"retry_in_ms,omitempty"`
+	ETAMS       int64  `json:"eta_ms,omitempty"`
+	// A wait for ARM's write budget before the step: how long, and how
+	// many writes ARM's window held then.
+	BudgetWaitMS int64        `json:"budget_wait_ms,omitempty"`
+	BudgetLeft   *int         `json:"budget_left,omitempty"`
+	Error        *jsonError   `json:"error,omitempty"`
+	Summary      *jsonSummary `json:"summary,omitempty"`
 }
 
 type jsonError struct {
@@ -86,6 +91,14 @@ func (j *JSON) Event(e apply.Event) {
 	}
 	if out.Error != nil {
 		out.Error.Address = "" // the event's own address says it
+	}
+	out.ETAMS = e.ETA.Milliseconds()
+	if e.BudgetWait > 0 {
+		out.BudgetWaitMS = e.BudgetWait.Milliseconds()
+		if e.BudgetLeft >= 0 {
+			left := e.BudgetLeft
+			out.BudgetLeft = &left
+		}
 	}
 	j.err = j.enc.Encode(out)
 }

@@ -3,18 +3,18 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/azsvc/azsvc/plan/golden"
+	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/render/style"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
 
 const webYAML = `apiVersion: v1
 kind: Service
@@ -103,19 +103,7 @@ func TestGolden(t *testing.T) {
 
 func assertGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, path, got)
 }
 
 // The same report must produce the same bytes however its diagnostics
@@ -237,7 +225,7 @@ func TestSourceLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := newSourceIndex(map[string][]byte{"f": src}).line("f", tt.n)
-		if got != tt.want || ok != tt.ok {
+		if string(got) != tt.want || ok != tt.ok {
 			t.Errorf("sourceLine(%d) = %q, %v; want %q, %v", tt.n, got, ok, tt.want, tt.ok)
 		}
 	}
@@ -264,6 +252,17 @@ func FuzzText(f *testing.F) {
 		var buf bytes.Buffer
 		if err := Text(&buf, r, style.New(true)); err != nil {
 			t.Fatal(err)
+		}
+		var plain bytes.Buffer
+		if err := Text(&plain, r, style.New(false)); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(plain.String(), "\n") {
+			for _, c := range line {
+				if !quote.Safe(c) && c != utf8.RuneError {
+					t.Fatalf("raw %U reaches the terminal: %q", c, line)
+				}
+			}
 		}
 		if err := JSON(&buf, r); err != nil {
 			t.Fatal(err)

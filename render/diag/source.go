@@ -2,7 +2,6 @@ package diag
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -39,23 +38,24 @@ func (x *sourceIndex) lineStarts(file string) []int {
 
 // line returns the 1-based line n of file without its line ending; false
 // when the file is unknown or has no such line (the empty remainder after
-// a final newline is not a line).
-func (x *sourceIndex) line(file string, n int) (string, bool) {
+// a final newline is not a line). It shares the file's bytes: a line may be
+// megabytes long, and only a window of it is ever shown.
+func (x *sourceIndex) line(file string, n int) ([]byte, bool) {
 	src, ok := x.sources[file]
 	if !ok || n < 1 {
-		return "", false
+		return nil, false
 	}
 	starts := x.lineStarts(file)
 	if n > len(starts) {
-		return "", false
+		return nil, false
 	}
 	start, end := starts[n-1], len(src)
 	if n < len(starts) {
 		end = starts[n] - 1
 	} else if start == len(src) {
-		return "", false
+		return nil, false
 	}
-	return strings.TrimRight(string(src[start:end]), "\r"), true
+	return bytes.TrimRight(src[start:end], "\r"), true
 }
 
 // offset converts a 1-based line and character column into a 0-based byte
@@ -76,7 +76,7 @@ func (x *sourceIndex) offset(file string, line, column int) (int, bool) {
 		if off >= len(text) {
 			return 0, false
 		}
-		_, size := utf8.DecodeRuneInString(text[off:])
+		_, size := utf8.DecodeRune(text[off:])
 		off += size
 	}
 	if off > len(text) {

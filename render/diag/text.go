@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/render/style"
 )
@@ -33,7 +34,7 @@ func Text(w io.Writer, r Report, st style.Style) error {
 	return bw.Flush()
 }
 
-func writeTextDiagnostic(w *bufio.Writer, d service.Diagnostic, line string, haveLine bool, st style.Style) {
+func writeTextDiagnostic(w *bufio.Writer, d service.Diagnostic, line []byte, haveLine bool, st style.Style) {
 	paint := st.Bold
 	switch d.Severity {
 	case service.SeverityError:
@@ -45,18 +46,19 @@ func writeTextDiagnostic(w *bufio.Writer, d service.Diagnostic, line string, hav
 	if d.Code != "" {
 		label += st.Bold("[" + d.Code + "]")
 	}
-	fmt.Fprintf(w, "%s: %s: %s\n", st.Bold(location(d.Pos)), label, st.Bold(d.Message))
+	fmt.Fprintf(w, "%s: %s: %s\n", st.Bold(location(d.Pos)), label, st.Bold(quote.Text(d.Message)))
 
 	gutterWidth := len(strconv.Itoa(d.Pos.Line))
 	if haveLine {
 		blank := strings.Repeat(" ", gutterWidth)
-		fmt.Fprintf(w, " %s %s %s\n", st.Blue(strconv.Itoa(d.Pos.Line)), st.Blue("|"), line)
+		text, indent := excerpt(line, d.Pos.Column)
+		fmt.Fprintf(w, " %s %s %s\n", st.Blue(strconv.Itoa(d.Pos.Line)), st.Blue("|"), text)
 		if d.Pos.Column > 0 {
-			fmt.Fprintf(w, " %s %s %s%s\n", blank, st.Blue("|"), caretIndent(line, d.Pos.Column), paint("^"))
+			fmt.Fprintf(w, " %s %s %s%s\n", blank, st.Blue("|"), indent, paint("^"))
 		}
 	}
 	if d.Hint != "" {
-		fmt.Fprintf(w, "%s %s %s\n", strings.Repeat(" ", gutterWidth+1), st.Blue("="), st.Cyan("hint: "+d.Hint))
+		fmt.Fprintf(w, "%s %s %s\n", strings.Repeat(" ", gutterWidth+1), st.Blue("="), st.Cyan("hint: "+quote.Text(d.Hint)))
 	}
 }
 
@@ -66,26 +68,5 @@ func location(p service.Position) string {
 	if p.File == "" {
 		return "<input>"
 	}
-	return p.String()
-}
-
-// caretIndent is the whitespace that puts a caret under the 1-based column
-// (counted in characters, as the YAML parser counts them). Tabs are kept so
-// the caret lines up however the terminal expands them; a column past the
-// end of the line puts the caret just after its last character.
-func caretIndent(line string, column int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range line {
-		if n == column-1 {
-			break
-		}
-		if r == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
-		}
-		n++
-	}
-	return b.String()
+	return quote.Text(p.String())
 }

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/service"
@@ -20,6 +21,7 @@ type jsonPlan struct {
 	Applyable     bool                 `json:"applyable"`
 	Errored       bool                 `json:"errored"`
 	Summary       Summary              `json:"summary"`
+	ApplyEstimate *ApplyEstimate       `json:"apply_estimate,omitempty"`
 	Changes       []jsonChange         `json:"changes"`
 	Steps         []jsonStep           `json:"steps"`
 	Drift         []jsonChange         `json:"drift"`
@@ -86,7 +88,7 @@ func JSON(w io.Writer, in Input) error {
 	doc := jsonPlan{
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
 		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
-		Summary: Summarize(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
+		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
 	}
@@ -173,7 +175,7 @@ func newJSONResource(r *plan.Resource) *jsonResource {
 func unknownPaths(path []string, v any, out *[][]string) {
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			unknownPaths(append(append([]string(nil), path...), k), t[k], out)
 		}
 	case []any:
@@ -185,15 +187,6 @@ func unknownPaths(path []string, v any, out *[][]string) {
 			*out = append(*out, path)
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // jsonBlocked is a blocked change as the JSON plan shows it (SCHEMA.md).

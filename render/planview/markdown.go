@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // Budgets of the markdown targets (ux-anchors §8.4): a pull-request comment
@@ -195,6 +197,9 @@ func (m *markdown) top() string {
 	fmt.Fprintf(&b, "<!-- azsvc:plan v1 cluster=%s rg=%s target=%s plan_id=%s -->\n", markerValue(h.Cluster), markerValue(h.ResourceGroup), markerValue(h.Target), markerValue(m.in.PlanID))
 	fmt.Fprintf(&b, "### azsvc plan: %s / %s %s\n\n", orDash(h.Cluster), orDash(h.ResourceGroup), m.status())
 	fmt.Fprintf(&b, "**%s**\n", m.summary.line("below"))
+	if est := estimateApply(m.in.Plan); est != nil {
+		fmt.Fprintf(&b, "\n%s\n", escapeText(est.Sentence()))
+	}
 	if len(m.groups) == 0 {
 		return b.String()
 	}
@@ -415,5 +420,5 @@ func orDash(s string) string {
 func escapeCell(s string) string { return strings.ReplaceAll(escapeText(s), "|", "\\|") }
 
 func escapeText(s string) string {
-	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "\n", " ").Replace(s)
+	return quote.Text(strings.NewReplacer("<", "&lt;", ">", "&gt;", "\n", " ").Replace(s))
 }

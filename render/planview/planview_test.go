@@ -3,21 +3,18 @@ package planview
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/azsvc/azsvc/plan/plantest"
 	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/render/style"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var (
 	web  = svcSpec{name: "web/frontend", prefix: "a1b2c3d4e5f60718293a4b5c6d7e8f90", ports: []int{80, 443}}
@@ -124,19 +121,7 @@ func TestGolden(t *testing.T) {
 
 func assertGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run with -update to accept):\n%s", path, got)
-	}
+	golden.Check(t, path, got)
 }
 
 func TestJSONShape(t *testing.T) {

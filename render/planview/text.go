@@ -42,6 +42,9 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	writeDisruptive(bw, p.Changes, st)
 	writeLimits(bw, p.Limits, st)
 	fmt.Fprintf(bw, "\n%s\n", st.Bold(Summarize(p).Line()))
+	if est := estimateApply(p); est != nil {
+		fmt.Fprintln(bw, est.Sentence())
+	}
 	return bw.Flush()
 }
 

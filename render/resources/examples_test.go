@@ -2,7 +2,6 @@ package resources
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,10 +14,9 @@ import (
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/desired"
+	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/azsvc/azsvc/plan/service"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const examplesDir = "../../examples"
 
@@ -98,17 +96,17 @@ func TestExamplesGolden(t *testing.T) {
 			if err := JSON(&buf, st); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join(dir, "desired.golden.json"), buf.Bytes())
+			golden.Check(t, filepath.Join(dir, "desired.golden.json"), buf.Bytes())
 			diagPath := filepath.Join(dir, "desired.golden.diagnostics.txt")
 			if len(diags) == 0 {
-				if _, err := os.Stat(diagPath); err == nil && !*update {
+				if _, err := os.Stat(diagPath); err == nil && !golden.Updating() {
 					t.Errorf("%s exists but Build reported no diagnostics", diagPath)
-				} else if *update {
+				} else if golden.Updating() {
 					_ = os.Remove(diagPath)
 				}
 				return
 			}
-			golden(t, diagPath, diagnosticsText(diags))
+			golden.Check(t, diagPath, diagnosticsText(diags))
 		})
 	}
 }
@@ -120,39 +118,4 @@ func diagnosticsText(diags []service.Diagnostic) []byte {
 	}
 	sort.Strings(lines)
 	return []byte(strings.Join(lines, "\n") + "\n")
-}
-
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from the output (run go test -update and review the diff):\n%s", path, firstDiff(want, got))
-	}
-}
-
-func firstDiff(want, got []byte) string {
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, w, g)
-		}
-	}
-	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/azsvc/azsvc/render/style"
 )
 
@@ -32,7 +33,7 @@ func TestFormatsGolden(t *testing.T) {
 			if err := f.render(&buf); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", f.file), buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", f.file), buf.Bytes())
 		})
 	}
 }

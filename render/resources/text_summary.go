@@ -2,7 +2,8 @@ package resources
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -200,11 +201,7 @@ func orNone(s string) string {
 }
 
 func tagList(tags map[string]string) string {
-	keys := make([]string, 0, len(tags))
-	for k := range tags {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(tags))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + tags[k]

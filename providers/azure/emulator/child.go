@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"strings"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
 func findChild(parent obj, prop, name string) obj {
@@ -25,7 +27,7 @@ func (e *Emulator) serveChild(w http.ResponseWriter, r *http.Request, a *address
 		return resourceNotFound(&topAddr)
 	}
 	prop, name := a.segs[2], a.segs[3]
-	child := findChild(parent.body, prop, name)
+	child := findChild(parent.body(), prop, name)
 	if r.Method == http.MethodGet {
 		if child == nil {
 			return childNotFound(a.id())
@@ -46,7 +48,7 @@ func (e *Emulator) serveChild(w http.ResponseWriter, r *http.Request, a *address
 	if err := checkPreconditions(r, child, a.id()); err != nil {
 		return err
 	}
-	c := &writeCtx{e: e, t: e.store.begin(), k: top, a: &topAddr, id: topAddr.id(), old: parent.body, body: copyObj(parent.body), child: true}
+	c := &writeCtx{e: e, t: e.store.begin(), k: top, a: &topAddr, id: topAddr.id(), old: parent.body(), body: copyObj(parent.body()), child: true}
 	if r.Method == http.MethodDelete {
 		return e.deleteChild(w, r, c, spec, prop, child, failOp)
 	}
@@ -86,7 +88,7 @@ func (e *Emulator) putChild(w http.ResponseWriter, r *http.Request, c *writeCtx,
 	if err := e.write(c); err != nil {
 		return err
 	}
-	saved := findChild(e.store.get(key(c.id)).body, prop, name)
+	saved := findChild(e.store.get(key(c.id)).body(), prop, name)
 	if spec.mustExist { // PLS connection approval is synchronous (arm-rules §3.1)
 		writeJSON(w, http.StatusOK, saved)
 		return nil
@@ -156,9 +158,9 @@ func (e *Emulator) listChildren(w http.ResponseWriter, r *http.Request, a *addre
 	if parent == nil {
 		return resourceNotFound(&topAddr)
 	}
-	items := getObjs(getObj(parent.body, "properties"), a.segs[2])
+	items := getObjs(getObj(parent.body(), "properties"), a.segs[2])
 	return e.writePage(w, r, len(items), func(i int) []byte {
-		raw, _ := encodeJSON(nil, items[i])
+		raw, _ := armjson.Append(nil, items[i])
 		return raw
 	})
 }

@@ -147,18 +147,11 @@ func TestLBFloatingIPRulesShareBackendPort(t *testing.T) {
 
 func TestLBPublicIPSkuMismatchAndReuse(t *testing.T) {
 	en := newEnv(t, Options{})
-	p, err := en.net.NewPublicIPAddressesClient().BeginCreateOrUpdate(en.ctx, testRG, "basic", armnetwork.PublicIPAddress{
-		Location: to(testLocation), SKU: &armnetwork.PublicIPAddressSKU{Name: to(armnetwork.PublicIPAddressSKUNameBasic)},
-	}, nil)
-	if err == nil {
-		_, err = p.PollUntilDone(en.ctx, en.poll)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A Basic public IP from before the retirement (seeded: none can be created now).
+	en.seedBasic("publicIPAddresses", "basic")
 	body := armnetwork.LoadBalancer{Properties: &armnetwork.LoadBalancerPropertiesFormat{
 		FrontendIPConfigurations: []*armnetwork.FrontendIPConfiguration{fePublic("fe1", "basic")}}}
-	_, err = en.putLB("lb", body)
+	_, err := en.putLB("lb", body)
 	wantCode(t, err, "DifferentSkuLoadBalancersAndPublicIPAddressNotAllowed", http.StatusBadRequest)
 
 	en.putPIP("pip1")
@@ -321,5 +314,26 @@ func TestLBUpdateTagsIsSynchronous(t *testing.T) {
 	// No operation is left pending: the next write goes through at once.
 	if _, err := en.putLB("lb", got.LoadBalancer); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Azure retired Basic load balancers and public IPs on 2025-09-30: none is
+// created any more, while an existing one still takes updates.
+func TestBasicSKURetired(t *testing.T) {
+	en := newEnv(t, Options{})
+	p, err := en.net.NewPublicIPAddressesClient().BeginCreateOrUpdate(en.ctx, testRG, "new-basic", armnetwork.PublicIPAddress{
+		Location: to(testLocation), SKU: &armnetwork.PublicIPAddressSKU{Name: to(armnetwork.PublicIPAddressSKUNameBasic)}}, nil)
+	if err == nil {
+		_, err = p.PollUntilDone(en.ctx, en.poll)
+	}
+	wantCode(t, err, "BasicSkuRetired", http.StatusBadRequest)
+	_, err = en.putLB("new-basic", armnetwork.LoadBalancer{SKU: &armnetwork.LoadBalancerSKU{Name: to(armnetwork.LoadBalancerSKUNameBasic)},
+		Properties: &armnetwork.LoadBalancerPropertiesFormat{}})
+	wantCode(t, err, "BasicSkuRetired", http.StatusBadRequest)
+
+	en.seedBasic("loadBalancers", "old-basic")
+	if _, err := en.putLB("old-basic", armnetwork.LoadBalancer{SKU: &armnetwork.LoadBalancerSKU{Name: to(armnetwork.LoadBalancerSKUNameBasic)},
+		Tags: map[string]*string{"team": to("x")}, Properties: &armnetwork.LoadBalancerPropertiesFormat{}}); err != nil {
+		t.Fatalf("update of an existing Basic load balancer: %v", err)
 	}
 }

@@ -66,6 +66,7 @@ func TestPLSRules(t *testing.T) {
 	en := newEnv(t, Options{})
 	en.ilb("ilb", 10)
 	en.putPIP("pip1")
+	en.seedBasic("loadBalancers", "pub") // from before Basic was retired
 	if _, err := en.putLB("pub", armnetwork.LoadBalancer{SKU: &armnetwork.LoadBalancerSKU{Name: to(armnetwork.LoadBalancerSKUNameBasic)},
 		Properties: &armnetwork.LoadBalancerPropertiesFormat{FrontendIPConfigurations: []*armnetwork.FrontendIPConfiguration{feInternal("fe0", "")}}}); err != nil {
 		t.Fatal(err)

@@ -107,3 +107,16 @@ func (c Counters) String() string {
 	}
 	return b.String()
 }
+
+// Summary is one line of totals by method, e.g. "requests=12 get=0 list=8
+// put=2 patch=0 delete=0 post=0 poll=2", for `azsvc -v` and
+// `emulator serve --stats` (scripts/bench.sh parses it).
+func (c Counters) Summary() string {
+	methods := []string{MethodGet, MethodList, MethodPut, MethodPatch, MethodDelete, MethodPost, MethodPoll}
+	var b strings.Builder
+	fmt.Fprintf(&b, "requests=%d", c.Total())
+	for _, m := range methods {
+		fmt.Fprintf(&b, " %s=%d", strings.ToLower(m), c.Count(m, ""))
+	}
+	return b.String()
+}

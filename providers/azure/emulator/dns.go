@@ -45,7 +45,7 @@ func decorateZone(e *Emulator, body obj, _ *http.Request) {
 		switch strings.ToLower(en.armType) {
 		case strings.ToLower(typeLink):
 			links++
-			if getBool(getObj(en.body, "properties"), "registrationEnabled") {
+			if getBool(getObj(en.body(), "properties"), "registrationEnabled") {
 				reg++
 			}
 		case strings.ToLower(typeRecordA):
@@ -67,7 +67,7 @@ func deleteZone(c *writeCtx) *armError {
 		if strings.EqualFold(en.armType, typeLink) {
 			return newErr(http.StatusConflict, "CannotDeleteResource",
 				"Cannot delete resource while nested resources exist. Some existing nested resource IDs include: 'Microsoft.Network/privateDnsZones/%s/virtualNetworkLinks/%s'. Please delete all nested resources before deleting this resource.",
-				c.a.name(), getStr(en.body, "name"))
+				c.a.name(), getStr(en.body(), "name"))
 		}
 		records = append(records, k)
 	}
@@ -97,12 +97,12 @@ func prepareLink(c *writeCtx) *armError {
 		if k == key(c.id) || !strings.EqualFold(en.armType, typeLink) {
 			continue
 		}
-		lp := getObj(en.body, "properties")
+		lp := getObj(en.body(), "properties")
 		if strings.EqualFold(refID(lp, "virtualNetwork"), vnet) {
 			// HyperShift tolerates exactly this message (arm-rules §2.4).
 			return newErr(http.StatusConflict, "Conflict",
 				"A virtual network cannot be linked to the same private zone more than once: zone %s is already linked to the virtual network %s by link %s.",
-				c.a.segs[1], vnet, getStr(en.body, "name"))
+				c.a.segs[1], vnet, getStr(en.body(), "name"))
 		}
 		links++
 		if getBool(lp, "registrationEnabled") {
@@ -127,9 +127,9 @@ func prepareLink(c *writeCtx) *armError {
 func registrationZoneOf(c *writeCtx, vnet string) string {
 	for _, k := range c.e.store.keysOfType(typeLink, "/subscriptions/") {
 		en := c.e.store.get(k)
-		lp := getObj(en.body, "properties")
+		lp := getObj(en.body(), "properties")
 		if k != key(c.id) && getBool(lp, "registrationEnabled") && strings.EqualFold(refID(lp, "virtualNetwork"), vnet) {
-			a, _ := parseAddress(en.id())
+			a, _ := parseAddress(en.id)
 			return a.segs[1]
 		}
 	}

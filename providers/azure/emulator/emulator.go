@@ -18,8 +18,10 @@
 package emulator
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 )
@@ -32,7 +34,7 @@ const Endpoint = "https://emulator.azsvc.local"
 // Options configure an Emulator. The zero value is an in-memory emulator with
 // fast long-running operations.
 type Options struct {
-	StatePath string  // "" keeps the state in memory; else loaded by Open and saved after every write
+	StatePath string  // "" keeps the state in memory; else loaded by Open, journaled on every write (persist.go)
 	Seed      int64   // makes probabilistic faults deterministic
 	Faults    []Fault // injected failures, matched in order
 
@@ -41,6 +43,13 @@ type Options struct {
 	InstantOperations bool          // operations are done at once (no InProgress poll at all)
 	RetryAfter        time.Duration // sent as Retry-After-Ms on operations; 0 means 1ms
 	OperationTimeout  time.Duration // an operation nobody polls ends after this; 0 means 2s
+
+	// WriteBudget > 0 limits write requests to WriteBudget per WriteWindow
+	// (0 means 5 minutes), sliding, as ARM does; every write answer then
+	// carries x-ms-ratelimit-remaining-subscription-writes, and a write past
+	// the budget gets 429 with Retry-After (budget.go).
+	WriteBudget int
+	WriteWindow time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -72,8 +81,17 @@ type Emulator struct {
 	ops      *operations
 	faults   *faultSet
 	counters Counters
+	budget   *writeBudget
 	lock     *fileLock
-	saveBuf  []byte // reused across saves: the state is rewritten after every write
+
+	// Persistence (persist.go, journal.go): the snapshot the journal
+	// extends, and the open journal.
+	base         string
+	snapshotSize int64
+	journal      *os.File
+	journalSize  int64
+	compactMin   int64
+	hooks        *persistHooks
 }
 
 // Open creates an emulator, loading opts.StatePath when the file exists. A
@@ -87,6 +105,9 @@ func Open(opts Options) (*Emulator, error) {
 		ops:      newOperations(),
 		faults:   newFaultSet(opts.Seed, opts.Faults),
 		counters: newCounters(),
+		budget:   newWriteBudget(opts.WriteBudget, opts.WriteWindow),
+
+		compactMin: compactAt,
 	}
 	if opts.StatePath == "" {
 		return e, nil
@@ -103,24 +124,31 @@ func Open(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
-// Close saves the state and releases the state file's lock.
+// Close folds the journal into the state file, when there is one, and
+// releases the state file's lock. An emulator that served no write leaves
+// the files as they were.
 func (e *Emulator) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.lock == nil {
 		return nil
 	}
-	err := e.saveState(true)
+	var err error
+	if e.journal != nil {
+		err = e.compact()
+	}
+	err = errors.Join(err, e.closeJournal())
 	e.lock.release()
 	e.lock = nil
 	return err
 }
 
-// Save writes the state file now (it is also written after every write).
+// Save writes the whole state file now and empties the journal (every
+// write is journaled as it is made, so this is never needed for safety).
 func (e *Emulator) Save() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.saveState(true)
+	return e.compact()
 }
 
 // Handler serves ARM REST.

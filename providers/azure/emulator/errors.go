@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
 // armError is an ARM error envelope plus its HTTP status (CloudError in the
@@ -63,7 +65,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	var b []byte
 	var err error
 	if o, ok := v.(obj); ok && o["error"] == nil {
-		b, err = encodeJSON(nil, o)
+		b, err = armjson.Append(nil, o)
 	} else {
 		b, err = json.Marshal(v)
 	}

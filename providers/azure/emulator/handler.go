@@ -10,9 +10,13 @@ func (e *Emulator) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("x-ms-request-id", newGUID())
 	h.Set("Cache-Control", "no-cache")
-	a, ok := parseAddress(r.URL.Path)
+	a, bad, ok := parseRequestPath(r.URL)
 	if r.URL.Query().Get("api-version") == "" {
 		writeError(w, badRequest("MissingApiVersionParameter", "The api-version query parameter (?api-version=) is required for all requests."))
+		return
+	}
+	if bad != "" {
+		writeError(w, badRequest("InvalidResourceName", "Resource name %q is invalid.", bad))
 		return
 	}
 	if !ok {
@@ -41,6 +45,10 @@ func (e *Emulator) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := e.spendWrite(w, method); err != nil {
+		writeError(w, err)
+		return
+	}
 	if err := e.route(w, r, a, failOp); err != nil {
 		writeError(w, err)
 	}

@@ -1,6 +1,9 @@
 package emulator
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 const (
 	nsNetwork   = "Microsoft.Network"
@@ -42,7 +45,28 @@ type address struct {
 }
 
 func parseAddress(path string) (*address, bool) {
-	parts := strings.Split(strings.Trim(path, "/"), "/")
+	return parseSegments(strings.Split(strings.Trim(path, "/"), "/"))
+}
+
+// parseRequestPath parses a request's path segment by segment from its
+// escaped form: a name holding an escaped "/" (%2F) is one segment, as ARM
+// reads it, and can never address another resource by turning into two.
+// bad is the first decoded segment that holds a "/" or does not decode;
+// no resource has such a name.
+func parseRequestPath(u *url.URL) (a *address, bad string, ok bool) {
+	parts := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	for i, p := range parts {
+		seg, err := url.PathUnescape(p)
+		if err != nil || strings.Contains(seg, "/") {
+			return nil, seg, false
+		}
+		parts[i] = seg
+	}
+	a, ok = parseSegments(parts)
+	return a, "", ok
+}
+
+func parseSegments(parts []string) (*address, bool) {
 	if len(parts) < 2 || !strings.EqualFold(parts[0], "subscriptions") || parts[1] == "" {
 		return nil, false
 	}

@@ -3,7 +3,6 @@ package emulator
 import (
 	"net/http"
 	"net/netip"
-	"strings"
 )
 
 // allocator hands out private IPs of subnets to one resource (owner) the way
@@ -86,7 +85,7 @@ func (a *allocator) claim(sk, ip, child string) *armError {
 			"IP configurations %s and %s request the same private IP address %s.", other, child, ip)
 	}
 	if o := a.usedElsewhere(sk, ip); o != "" {
-		return badRequest("PrivateIPAddressInUse", "IP address %s requested by %s is already in use by %s.", ip, child, a.t.get(o).id())
+		return badRequest("PrivateIPAddressInUse", "IP address %s requested by %s is already in use by %s.", ip, child, a.t.get(o).id)
 	}
 	if a.taken[sk] == nil {
 		a.taken[sk] = map[string]string{}
@@ -117,22 +116,11 @@ func (a *allocator) dynamic(subnetID, child string) (string, *armError) {
 	return "", newErr(http.StatusBadRequest, "SubnetIsFull", "Subnet %s has no free address for %s.", subnetID, child)
 }
 
-// publicAddress allocates a public IP from the documentation ranges
-// (RFC 5737, then RFC 2544's benchmarking 198.18.0.0/15 once those 762
-// addresses run out; IPv6 from 2001:db8::/32), never a routable address.
+// publicAddress allocates the lowest free public IP (pubpool.go).
 func (t *tx) publicAddress(v6 bool) string {
-	ranges := []string{"203.0.113.0/24", "198.51.100.0/24", "192.0.2.0/24", "198.18.0.0/15"}
+	pool := t.s.publicV4
 	if v6 {
-		ranges = []string{"2001:db8::/112"}
+		pool = t.s.publicV6
 	}
-	for _, r := range ranges {
-		pfx := netip.MustParsePrefix(r)
-		last := lastAddr(pfx)
-		for ip := pfx.Addr().Next(); pfx.Contains(ip) && ip != last; ip = ip.Next() {
-			if _, used := t.s.public[ip.String()]; !used && !strings.HasSuffix(ip.String(), ".255") {
-				return ip.String()
-			}
-		}
-	}
-	return ""
+	return pool.next(func(ip string) bool { _, used := t.s.public[ip]; return used })
 }

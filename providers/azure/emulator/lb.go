@@ -72,6 +72,9 @@ func (b *lbBody) collect() *armError {
 	if !oneOf(b.sku, "Basic", "Standard", "Gateway") {
 		return badRequest("InvalidLoadBalancerSku", "Load balancer SKU %q of %s is not supported.", b.sku, c.id)
 	}
+	if err := refuseRetiredSKU(c, b.sku, "load balancers"); err != nil {
+		return err
+	}
 	p := props(c.body)
 	var err *armError
 	fill := func(prop string) []obj {

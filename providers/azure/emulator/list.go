@@ -19,13 +19,20 @@ func (e *Emulator) writePage(w http.ResponseWriter, r *http.Request, n int, item
 		start = min(v, n)
 	}
 	end := min(start+e.opts.PageSize, n)
-	var buf bytes.Buffer
+	// One allocation of the page's size: a page of 40 load balancers of
+	// 10,000 Services is tens of megabytes.
+	items, size := make([][]byte, end-start), 512
+	for i := range items {
+		items[i] = item(start + i)
+		size += len(items[i]) + 1
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
 	buf.WriteString(`{"value":[`)
-	for i := start; i < end; i++ {
-		if i > start {
+	for i, it := range items {
+		if i > 0 {
 			buf.WriteByte(',')
 		}
-		buf.Write(item(i))
+		buf.Write(it)
 	}
 	buf.WriteByte(']')
 	if end < n {

@@ -120,7 +120,7 @@ func (op *operation) body() obj {
 }
 
 func setRetryAfter(h http.Header, d time.Duration) {
-	ms := max(d.Milliseconds(), 1)
+	ms := max((d + time.Millisecond - 1).Milliseconds(), 1) // rounded up: a client waiting this long is not early
 	h.Set("Retry-After-Ms", strconv.FormatInt(ms, 10))
 	h.Set("Retry-After", strconv.FormatInt((ms+999)/1000, 10))
 }

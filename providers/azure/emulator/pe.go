@@ -59,7 +59,7 @@ func resolvePLS(c *writeCtx, conn obj) (obj, *armError) {
 	if strings.HasPrefix(target, "/") {
 		pls = c.t.getID(target)
 	} else if k := c.e.store.aliases[strings.ToLower(target)]; k != "" {
-		pls = c.t.get(k).body
+		pls = c.t.get(k).body()
 	}
 	if pls == nil {
 		return nil, invalidReference(target, getStr(conn, "id"))
@@ -216,7 +216,7 @@ func decoratePE(e *Emulator, body obj, r *http.Request) {
 	var nics []any
 	for _, n := range getObjs(p, "networkInterfaces") {
 		if en := e.store.get(key(getStr(n, "id"))); en != nil {
-			nics = append(nics, en.body)
+			nics = append(nics, en.body())
 		}
 	}
 	p["networkInterfaces"] = nics

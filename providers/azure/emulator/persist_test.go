@@ -129,3 +129,117 @@ func TestSeedRealAzureBodies(t *testing.T) {
 		t.Fatal("seeding an inline child must fail: it belongs in its parent's body")
 	}
 }
+
+// abandon drops an emulator as a killed process would: journal and lock
+// released, no compaction.
+func abandon(e *Emulator) {
+	_ = e.closeJournal()
+	e.lock.release()
+	e.lock = nil
+}
+
+func openWithGroup(t *testing.T, path string) *Emulator {
+	t.Helper()
+	e, err := Open(Options{StatePath: path, InstantOperations: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.EnsureBaseline(testSub, testRG, testLocation, "", "", nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestJournalReplacedSnapshot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	e := openWithGroup(t, path)
+	if w := do(t, e, "PUT", id("publicIPAddresses", "journaled")+apiVersion, `{"location":"eastus"}`); w.Code != http.StatusCreated {
+		t.Fatalf("PUT: %d %s", w.Code, w.Body.String())
+	}
+	abandon(e)
+	if _, err := os.Stat(path + ".journal"); err != nil {
+		t.Fatalf("the write was not journaled: %v", err)
+	}
+	// The user replaces the state by hand: the journal extends another
+	// snapshot and must not be replayed over this one.
+	seed := `[{"id":"` + id("publicIPAddresses", "seeded") + `","location":"eastus"}]`
+	if err := os.WriteFile(path, []byte(seed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(Options{StatePath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.store.get(key(id("publicIPAddresses", "journaled"))) != nil || e.store.get(key(id("publicIPAddresses", "seeded"))) == nil {
+		t.Fatalf("a stale journal was replayed over a replaced state: %v", e)
+	}
+	if _, err := os.Stat(path + ".journal"); err == nil {
+		t.Fatal("the stale journal is still there")
+	}
+}
+
+func TestJournalCorruptInTheMiddle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	e := openWithGroup(t, path)
+	for _, name := range []string{"a", "b", "c"} {
+		if w := do(t, e, "PUT", id("publicIPAddresses", name)+apiVersion, `{"location":"eastus"}`); w.Code != http.StatusCreated {
+			t.Fatalf("PUT: %d %s", w.Code, w.Body.String())
+		}
+	}
+	abandon(e)
+	data, err := os.ReadFile(path + ".journal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[2] = strings.Replace(lines[2], `"eastus"`, `"westus"`, 1)
+	corrupt := strings.Join(lines, "")
+	if err := os.WriteFile(path+".journal", []byte(corrupt), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(Options{StatePath: path}); err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Fatalf("a journal with a bad line before good ones: %v", err)
+	}
+	if after, _ := os.ReadFile(path + ".journal"); string(after) != corrupt {
+		t.Fatal("a corrupt journal was changed")
+	}
+}
+
+// A converged plan writes nothing: no journal, no rewrite of the state.
+func TestNoWriteNoStateChange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	en := newEnv(t, Options{StatePath: path, InstantOperations: true})
+	en.putPIP("pip1")
+	if err := en.e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(Options{StatePath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.EnsureBaseline(testSub, testRG, testLocation, "vnet", "10.0.0.0/16",
+		map[string]string{"nodes": "10.0.0.0/22", "pls": "10.0.8.0/24", "pe": "10.0.9.0/24"}, "nsg"); err != nil {
+		t.Fatal(err)
+	}
+	if w := do(t, e, "GET", id("publicIPAddresses", "pip1")+apiVersion, ""); w.Code != http.StatusOK {
+		t.Fatalf("GET: %d", w.Code)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
+		t.Fatal("reads rewrote the state file")
+	}
+	if _, err := os.Stat(path + ".journal"); err == nil {
+		t.Fatal("reads left a journal")
+	}
+}

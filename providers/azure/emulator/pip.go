@@ -15,6 +15,9 @@ func preparePIP(c *writeCtx) *armError {
 	if name == "" {
 		return badRequest("InvalidPublicIPAddressSku", "Public IP SKU %q of %s is not supported.", getStr(sku, "name"), c.id)
 	}
+	if err := refuseRetiredSKU(c, name, "public IPs"); err != nil {
+		return err
+	}
 	sku["name"] = name
 	if getStr(sku, "tier") == "" {
 		sku["tier"] = "Regional"

@@ -90,7 +90,7 @@ func randomLB(rng *rand.Rand, lb string) string {
 func checkInvariants(s *store) error {
 	claims := map[ipClaim]string{}
 	for k, en := range s.entries {
-		f := factsOf(en.armType, en.body)
+		f := factsOf(en.armType, en.body())
 		for _, ed := range f.edges {
 			if !resolves(s, ed.target) {
 				return fmt.Errorf("%s references missing %s", ed.source, ed.target)
@@ -102,7 +102,7 @@ func checkInvariants(s *store) error {
 			}
 			claims[c] = k
 		}
-		p := getObj(en.body, "properties")
+		p := getObj(en.body(), "properties")
 		for _, rule := range getObjs(p, "loadBalancingRules") {
 			rp := getObj(rule, "properties")
 			for _, f := range []string{"frontendIPConfiguration", "backendAddressPool", "probe"} {
@@ -137,7 +137,7 @@ func resolves(s *store, id string) bool {
 	if top == nil || len(a.segs) == 2 {
 		return top != nil
 	}
-	return len(a.segs) == 4 && findChild(top.body, a.segs[2], a.segs[3]) != nil
+	return len(a.segs) == 4 && findChild(top.body(), a.segs[2], a.segs[3]) != nil
 }
 
 func countIPs(s *store) int {

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
 func decodeBody(r *http.Request) (obj, *armError) {
@@ -11,7 +13,7 @@ func decodeBody(r *http.Request) (obj, *armError) {
 	if err != nil {
 		return nil, badRequest("InvalidRequestContent", "The request content could not be read: %v", err)
 	}
-	v, err := decodeJSON(data)
+	v, err := armjson.Decode(data)
 	body, ok := v.(obj)
 	if err != nil || !ok {
 		return nil, badRequest("InvalidRequestContent", "The request content was invalid and could not be deserialized: %v", err)
@@ -75,7 +77,7 @@ func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *addres
 	}
 	var old obj
 	if cur != nil {
-		old = cur.body
+		old = cur.body()
 	}
 	if err := checkPreconditions(r, old, id); err != nil {
 		return err
@@ -184,11 +186,11 @@ func (e *Emulator) deleteResource(w http.ResponseWriter, r *http.Request, a *add
 	if err := e.lockCheck(rk); err != nil {
 		return err
 	}
-	if err := checkPreconditions(r, cur.body, id); err != nil {
+	if err := checkPreconditions(r, cur.body(), id); err != nil {
 		return err
 	}
 	if !failOp {
-		c := &writeCtx{e: e, t: e.store.begin(), k: k, a: a, id: id, old: cur.body}
+		c := &writeCtx{e: e, t: e.store.begin(), k: k, a: a, id: id, old: cur.body()}
 		if k.onDelete != nil {
 			if err := k.onDelete(c); err != nil {
 				return err
@@ -204,7 +206,7 @@ func (e *Emulator) deleteResource(w http.ResponseWriter, r *http.Request, a *add
 		return nil
 	}
 	op := e.startOp(rk, k.lro, failOp)
-	e.operationHeaders(w, r, a, k.lro, op, getStr(cur.body, "location"))
+	e.operationHeaders(w, r, a, k.lro, op, getStr(cur.body(), "location"))
 	w.WriteHeader(http.StatusAccepted)
 	return nil
 }
@@ -212,16 +214,17 @@ func (e *Emulator) deleteResource(w http.ResponseWriter, r *http.Request, a *add
 // render returns the GET body of an entry: the stored body plus what is
 // derived at read time (operation state, back-references, counts).
 func (e *Emulator) render(en *entry, k *kind, r *http.Request) []byte {
-	state := e.ops.provisioningState(key(en.id()), e.opts.OperationTimeout)
+	state := e.ops.provisioningState(key(en.id), e.opts.OperationTimeout)
 	if state == "" && k.decorate == nil {
 		return en.raw
 	}
-	b := make(obj, len(en.body))
-	for f, v := range en.body {
+	body := en.body()
+	b := make(obj, len(body))
+	for f, v := range body {
 		b[f] = v
 	}
 	p := make(obj)
-	for f, v := range getObj(en.body, "properties") {
+	for f, v := range getObj(body, "properties") {
 		p[f] = v
 	}
 	b["properties"] = p
@@ -231,6 +234,6 @@ func (e *Emulator) render(en *entry, k *kind, r *http.Request) []byte {
 	if k.decorate != nil {
 		k.decorate(e, b, r)
 	}
-	raw, _ := encodeJSON(nil, b)
+	raw, _ := armjson.Append(nil, b)
 	return raw
 }

@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -237,4 +238,15 @@ func rule(lb, name, fe, poolName, probeName string, port int32, floating bool) *
 		r.Properties.Probe = &armnetwork.SubResource{ID: to(id("loadBalancers", lb) + "/probes/" + probeName)}
 	}
 	return r
+}
+
+// seedBasic stores a Basic SKU resource as one made before Azure retired
+// the SKU: seeded, since none can be created now.
+func (en *env) seedBasic(collection, name string) {
+	en.t.Helper()
+	body := fmt.Sprintf(`{"id": %q, "location": %q, "sku": {"name": "Basic", "tier": "Regional"}, "properties": {}}`,
+		id(collection, name), testLocation)
+	if err := en.e.Seed([]byte(body)); err != nil {
+		en.t.Fatal(err)
+	}
 }

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -21,7 +22,7 @@ func (e *Emulator) Seed(bodies ...[]byte) error {
 			return fmt.Errorf("seed document %d: %w", i, err)
 		}
 		for j, b := range items {
-			if err := e.seedOne(b); err != nil {
+			if err := e.seedOne(b, nil); err != nil {
 				return fmt.Errorf("seed document %d, resource %d: %w", i, j, err)
 			}
 		}
@@ -29,7 +30,11 @@ func (e *Emulator) Seed(bodies ...[]byte) error {
 	return e.saveLocked()
 }
 
-func (e *Emulator) seedOne(body obj) error {
+// seedOne stores one GET-shaped body. raw, when given, is the body's JSON
+// as read from the state file or journal: kept as the entry's JSON when the
+// body needs no completing (no re-encoding on load), and the decoded body
+// is then dropped until something needs it.
+func (e *Emulator) seedOne(body obj, raw []byte) error {
 	id := getStr(body, "id")
 	if id == "" {
 		return errors.New("resource has no id")
@@ -52,19 +57,31 @@ func (e *Emulator) seedOne(body obj) error {
 	if e.store.get(key(a.rgID())) == nil {
 		e.putRG(a, getStr(body, "location"), nil)
 	}
+	completed := getStr(body, "type") != k.armType || getStr(body, "name") != a.name() || getObj(body, "properties") == nil
 	body["type"], body["name"] = k.armType, a.name()
 	if getStr(body, "etag") == "" {
 		body["etag"] = k.etag(&tx{etag: weakETag()})
+		completed = true
 	}
-	fillSeededChildIDs(id, body)
-	e.store.put(key(id), newEntry(k.armType, body))
+	if fillSeededChildIDs(id, body) {
+		completed = true
+	}
+	if completed || raw == nil || bytes.ContainsAny(raw, "\r\n") {
+		e.store.put(key(id), newEntry(k.armType, body))
+		return nil
+	}
+	en := &entry{armType: k.armType, id: id, raw: raw, decoded: body}
+	e.store.put(key(id), en)
+	en.decoded = nil
 	return nil
 }
 
 // fillSeededChildIDs gives named inline children (subnets, frontends,
 // security rules, ...) the ID ARM would show, when a hand-written seed
-// body leaves it out: every ARM client expects a child's id.
-func fillSeededChildIDs(id string, body obj) {
+// body leaves it out: every ARM client expects a child's id. It reports
+// whether it filled any.
+func fillSeededChildIDs(id string, body obj) bool {
+	filled := false
 	for prop, v := range props(body) {
 		items, ok := v.([]any)
 		if !ok {
@@ -76,8 +93,10 @@ func fillSeededChildIDs(id string, body obj) {
 				continue
 			}
 			child["id"] = id + "/" + prop + "/" + getStr(child, "name")
+			filled = true
 		}
 	}
+	return filled
 }
 
 func (e *Emulator) putRG(a *address, location string, body obj) {
@@ -121,7 +140,7 @@ func (e *Emulator) EnsureBaseline(sub, rg, location, vnet, vnetCIDR string, subn
 	vnetID := base + "virtualNetworks/" + vnet
 	body := obj{"location": location, "properties": obj{"addressSpace": obj{"addressPrefixes": []any{vnetCIDR}}}}
 	if cur := e.store.get(key(vnetID)); cur != nil {
-		body = copyObj(cur.body)
+		body = copyObj(cur.body())
 	}
 	p := props(body)
 	items := getObjs(p, "subnets")
@@ -166,7 +185,7 @@ func (e *Emulator) writeInternal(id string, body obj) error {
 	}
 	var old obj
 	if cur := e.store.get(key(id)); cur != nil {
-		old = cur.body
+		old = cur.body()
 	}
 	c := &writeCtx{e: e, t: e.store.begin(), k: k, a: a, id: a.id(), old: old, body: body}
 	if err := e.write(c); err != nil {

@@ -32,6 +32,7 @@ type ServeOptions struct {
 	// Setup, when set, runs on the opened emulator before it listens
 	// (seeding the cluster baseline, for instance).
 	Setup func(*Emulator) error
+	Stats bool // print the request counts (Counters.Summary) on shutdown
 	// Ready, when set, is called once the server listens.
 	Ready func(Served)
 }
@@ -109,6 +110,9 @@ func Serve(ctx context.Context, opts ServeOptions, out io.Writer) (err error) {
 		return fmt.Errorf("emulator shutdown: %w", err)
 	}
 	fmt.Fprintln(out, "ARM emulator stopped")
+	if opts.Stats {
+		fmt.Fprintf(out, "emulator %s\n", e.Counters().Summary())
+	}
 	return nil
 }
 

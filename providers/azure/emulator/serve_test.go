@@ -195,3 +195,36 @@ func TestServeGuard(t *testing.T) {
 		})
 	}
 }
+
+// emulator serve --write-budget 1/1m --operation-polls 1 --stats: the
+// served emulator throttles the second write, keeps its operations in
+// progress for one poll, and prints what it served on shutdown.
+func TestServeBudgetPollsAndStats(t *testing.T) {
+	path := seedState(t)
+	s := startServe(t, ServeOptions{Options: Options{StatePath: path, InProgressPolls: 1, WriteBudget: 1, WriteWindow: time.Minute}, Stats: true})
+	put := func(name string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPut, s.Endpoint+id("publicIPAddresses", name)+apiVersion, strings.NewReader(`{"location":"eastus"}`))
+		req.Header.Set("Authorization", "Bearer "+s.Token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	first := put("a")
+	if first.StatusCode != http.StatusCreated || first.Header.Get("Azure-AsyncOperation") == "" ||
+		first.Header.Get("x-ms-ratelimit-remaining-subscription-writes") != "0" {
+		t.Fatalf("first write: %d %v", first.StatusCode, first.Header)
+	}
+	if second := put("b"); second.StatusCode != http.StatusTooManyRequests || second.Header.Get("Retry-After") == "" {
+		t.Fatalf("second write: %d %v", second.StatusCode, second.Header)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.out.String(), "emulator requests=2 get=0 list=0 put=2") {
+		t.Fatalf("no request counts on shutdown:\n%s", s.out.String())
+	}
+}

@@ -3,21 +3,36 @@ package emulator
 import (
 	"sort"
 	"strings"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
 )
 
-// entry is one separately addressable resource, stored in GET shape.
+// entry is one separately addressable resource, stored in GET shape: its
+// JSON, and the decoded body once something needed it. Resources loaded
+// from the state file keep only their JSON until a write or a decorated
+// GET touches them: a plan over 10,000 Services never decodes the load
+// balancers it only lists (issue 15).
 type entry struct {
 	armType string
-	body    obj
-	raw     []byte // body as JSON, cached at commit so a save is a concatenation
+	id      string
+	raw     []byte // the body as JSON: a GET answer, a journal record, a snapshot line
+	decoded obj    // nil until body is called
 }
 
 func newEntry(armType string, body obj) *entry {
-	raw, _ := encodeJSON(nil, body)
-	return &entry{armType: armType, body: body, raw: raw}
+	raw, _ := armjson.Append(nil, body)
+	return &entry{armType: armType, id: getStr(body, "id"), raw: raw, decoded: body}
 }
 
-func (e *entry) id() string { return getStr(e.body, "id") }
+// body returns the decoded body. Callers never modify it: a write stages a
+// copy.
+func (e *entry) body() obj {
+	if e.decoded == nil {
+		v, _ := armjson.Decode(e.raw)
+		e.decoded, _ = v.(obj)
+	}
+	return e.decoded
+}
 
 // store holds every resource by lower-cased ID plus the indexes that make
 // integrity checks O(1): inbound references, IP claims per subnet, public
@@ -28,30 +43,43 @@ type store struct {
 	inbound  map[string]map[string][]edge // target top key → source top key → edges
 	ips      map[string]map[string]string // subnet key → ip → owner key
 	public   map[string]string            // public address → owner key
-	aliases  map[string]string            // lower alias → PLS key
-	children map[string]map[string]bool   // parent key → child keys
-	byType   map[string]map[string]bool   // lower ARM type → keys
+	publicV4 *addressPool                 // free public addresses (pubpool.go)
+	publicV6 *addressPool
+	aliases  map[string]string          // lower alias → PLS key
+	children map[string]map[string]bool // parent key → child keys
+	byType   map[string]map[string]bool // lower ARM type → keys
+
+	// changed lists the keys put or removed since the last journal record
+	// (persist.go), once each, when the state is persisted.
+	changed   []string
+	isChanged map[string]bool
+	track     bool
 }
 
 func newStore() *store {
+	v4, v6 := newPublicPools()
 	return &store{
+		publicV4: v4, publicV6: v6,
 		entries: map[string]*entry{}, facts: map[string]facts{},
 		inbound: map[string]map[string][]edge{}, ips: map[string]map[string]string{},
 		public: map[string]string{}, aliases: map[string]string{},
 		children: map[string]map[string]bool{}, byType: map[string]map[string]bool{},
+		isChanged: map[string]bool{},
 	}
 }
 
 func (s *store) get(k string) *entry { return s.entries[k] }
 
 func (s *store) put(k string, e *entry) {
-	s.remove(k)
+	oldIP := s.facts[k].publicIP
+	s.unindex(k)
+	s.touch(k)
 	s.entries[k] = e
 	addSet(s.byType, strings.ToLower(e.armType), k)
 	if p := parentKey(e.armType, k); p != "" {
 		addSet(s.children, p, k)
 	}
-	f := factsOf(e.armType, e.body)
+	f := factsOf(e.armType, e.body())
 	s.facts[k] = f
 	for _, ed := range f.edges {
 		t := topKey(ed.target)
@@ -72,12 +100,33 @@ func (s *store) put(k string, e *entry) {
 	if f.alias != "" {
 		s.aliases[strings.ToLower(f.alias)] = k
 	}
+	s.releaseIfFree(oldIP)
 }
 
 func (s *store) remove(k string) {
+	ip := s.facts[k].publicIP
+	if s.unindex(k) {
+		s.touch(k)
+		s.releaseIfFree(ip)
+	}
+}
+
+// releaseIfFree hands a public address no resource holds any more back to
+// its pool.
+func (s *store) releaseIfFree(ip string) {
+	if _, used := s.public[ip]; ip == "" || used {
+		return
+	}
+	s.publicV4.release(ip)
+	s.publicV6.release(ip)
+}
+
+// unindex drops k and everything the indexes know about it; false when k
+// is not stored.
+func (s *store) unindex(k string) bool {
 	old, ok := s.entries[k]
 	if !ok {
-		return
+		return false
 	}
 	delete(s.entries, k)
 	delete(s.byType[strings.ToLower(old.armType)], k)
@@ -100,6 +149,7 @@ func (s *store) remove(k string) {
 	if f.alias != "" {
 		delete(s.aliases, strings.ToLower(f.alias))
 	}
+	return true
 }
 
 // inboundFrom lists references into the resource with key target from other
@@ -139,6 +189,20 @@ func (s *store) all() []*entry {
 	for i, k := range keys {
 		out[i] = s.entries[k]
 	}
+	return out
+}
+
+func (s *store) touch(k string) {
+	if s.track && !s.isChanged[k] {
+		s.isChanged[k] = true
+		s.changed = append(s.changed, k)
+	}
+}
+
+// takeChanged returns the keys changed since the last call and forgets them.
+func (s *store) takeChanged() []string {
+	out := s.changed
+	s.changed, s.isChanged = nil, map[string]bool{}
 	return out
 }
 

@@ -28,7 +28,7 @@ func (t *tx) get(k string) *entry {
 
 func (t *tx) getID(id string) obj {
 	if e := t.get(key(id)); e != nil {
-		return e.body
+		return e.body()
 	}
 	return nil
 }
@@ -39,7 +39,7 @@ func (t *tx) stage(armType string, body obj) {
 	if _, ok := t.puts[k]; !ok {
 		t.order = append(t.order, k)
 	}
-	t.puts[k] = &entry{armType: armType, body: body}
+	t.puts[k] = &entry{armType: armType, id: getStr(body, "id"), decoded: body}
 }
 
 func (t *tx) remove(k string) {
@@ -63,7 +63,7 @@ func (t *tx) commit() []string {
 			continue
 		}
 		if e := t.puts[k]; e != nil {
-			t.s.put(k, newEntry(e.armType, e.body))
+			t.s.put(k, newEntry(e.armType, e.decoded))
 		}
 	}
 	return out
@@ -79,7 +79,7 @@ func (t *tx) subnet(id string) obj {
 	if vnet == nil {
 		return nil
 	}
-	for _, sn := range getObjs(getObj(vnet.body, "properties"), "subnets") {
+	for _, sn := range getObjs(getObj(vnet.body(), "properties"), "subnets") {
 		if strings.EqualFold(getStr(sn, "name"), a.segs[3]) {
 			return sn
 		}

@@ -2,22 +2,17 @@ package engine
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 	"github.com/azsvc/azsvc/render/planview"
 	"github.com/azsvc/azsvc/render/style"
 )
 
 var etags = regexp.MustCompile(`W/\\"[0-9a-f-]+\\"`)
-
-var update = flag.Bool("update", false, "rewrite the golden plans under examples/")
 
 // TestExamplesGoldenPlans renders, for every scenario, the plan from an
 // empty emulator state in text, JSON and markdown (examples/<scenario>/
@@ -74,17 +69,5 @@ func renderGolden(t *testing.T, path string, render func(*bytes.Buffer) error) {
 	// The emulator's etags are random, like ARM's: only their presence is
 	// part of the golden output.
 	got := etags.ReplaceAllString(buf.String(), `W/\"<etag>\"`)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, path, []byte(got))
 }

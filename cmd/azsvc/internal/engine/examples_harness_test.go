@@ -3,9 +3,10 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"testing"
 
 	"github.com/azsvc/azsvc/apply"
@@ -64,7 +65,7 @@ func resourceGroups(t testing.TB, in *Inputs) [][]byte {
 		groups["/subscriptions/"+g.Subscription+"/resourceGroups/"+g.Name] = true
 	}
 	var out [][]byte
-	for _, g := range sortedSet(groups) {
+	for _, g := range slices.Sorted(maps.Keys(groups)) {
 		body, err := json.Marshal(map[string]any{
 			"id":       g,
 			"location": in.Config.Location,
@@ -74,15 +75,6 @@ func resourceGroups(t testing.TB, in *Inputs) [][]byte {
 		}
 		out = append(out, body)
 	}
-	return out
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
@@ -21,6 +22,9 @@ import (
 type Settings struct {
 	Files []string
 	Stdin io.Reader
+	// MaxInputSize bounds each manifest file and stdin, in bytes; 0 means
+	// service.DefaultMaxInputSize.
+	MaxInputSize int64
 	// AzureConfig is the path of CCM's azure.json.
 	AzureConfig string
 	// ClusterName is CCM's --cluster-name ("kubernetes" when empty).
@@ -40,6 +44,10 @@ type Settings struct {
 	// Origins says where target, state, arm-endpoint and arm-token came
 	// from; a setting missing here counts as given on the command line.
 	Origins map[string]Origin
+	// EmulatorWriteBudget > 0 limits the local emulator to that many
+	// writes per EmulatorWriteWindow, as ARM limits a subscription.
+	EmulatorWriteBudget int
+	EmulatorWriteWindow time.Duration
 }
 
 // DefaultStatePath is where the local emulator keeps its state.
@@ -64,6 +72,11 @@ type Inputs struct {
 	Diagnostics []service.Diagnostic
 	Desired     *plan.State
 	Scope       plan.Scope
+	// ConfigName and ConfigData are azure.json's path and bytes as read;
+	// Subscription is azsvc's subscription setting. A saved plan records
+	// them (without the configuration's secrets).
+	ConfigName, Subscription string
+	ConfigData               []byte
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -80,16 +93,27 @@ func (in *Inputs) HasErrors() bool {
 // Only I/O and configuration problems are errors; problems in the Services
 // are Diagnostics.
 func LoadInputs(s Settings) (*Inputs, error) {
-	cfg, notes, known, err := loadConfig(s)
+	data, err := readConfig(s)
 	if err != nil {
 		return nil, err
 	}
-	svc, err := service.Load(s.Files, s.Stdin)
+	svc, err := service.LoadWith(s.Files, s.Stdin, service.Options{MaxInputSize: s.MaxInputSize})
+	if err != nil {
+		return nil, err
+	}
+	return inputsOf(s, svc, data)
+}
+
+// inputsOf validates svc and builds its desired state under the
+// configuration in data.
+func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
+	cfg, notes, known, err := parseConfig(s, data)
 	if err != nil {
 		return nil, err
 	}
 	in := Build(svc, cfg, s.Prune)
 	in.Notes, in.SubscriptionKnown = notes, known
+	in.ConfigName, in.ConfigData, in.Subscription = s.AzureConfig, data, s.Subscription
 	return in, nil
 }
 
@@ -110,27 +134,18 @@ func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
 	return in
 }
 
-// LoadConfigOnly reads the configuration without manifests: what applying a
-// saved plan needs to reach its target.
-func LoadConfigOnly(s Settings) (*Inputs, error) {
-	cfg, notes, known, err := loadConfig(s)
-	if err != nil {
-		return nil, err
-	}
-	// The desired state of no Services still knows where the cluster's
-	// resources live: what the saved plan's target is read from.
-	state, scope, _ := desired.Build(nil, cfg)
-	return &Inputs{Service: &service.Input{}, Config: cfg, Notes: notes, SubscriptionKnown: known, Desired: state, Scope: scope}, nil
-}
-
-func loadConfig(s Settings) (*cluster.Config, []string, bool, error) {
+func readConfig(s Settings) ([]byte, error) {
 	if s.AzureConfig == "" {
-		return nil, nil, false, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")
+		return nil, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")
 	}
 	data, err := os.ReadFile(s.AzureConfig)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("read cluster configuration: %w", err)
+		return nil, fmt.Errorf("read cluster configuration: %w", err)
 	}
+	return data, nil
+}
+
+func parseConfig(s Settings, data []byte) (*cluster.Config, []string, bool, error) {
 	cfg, notes, err := cluster.Parse(data)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("%s: %w", s.AzureConfig, err)

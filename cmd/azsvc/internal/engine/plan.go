@@ -4,16 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"os"
 
-	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/diff"
 	"github.com/azsvc/azsvc/plan/graph"
-	"github.com/azsvc/azsvc/plan/limits"
-	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/resolve"
 )
 
@@ -55,51 +51,10 @@ func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.Limits, err = limits.Check(p, res.Observed); err != nil {
+	if p.Limits, err = preflight.Check(p, res.Observed); err != nil {
 		return nil, nil, err
 	}
 	return p, res, nil
-}
-
-// Save writes p in its saved form (azsvc plan --out), with the hashes of
-// the inputs, the target and the preconditions read from res, so apply
-// can refuse it once stale.
-func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target) (*planfile.Plan, error) {
-	pre := planfile.Preconditions(p, res.Observed, res.Managed)
-	saved := planfile.New(p, t.Describe(), InputHashes(in), in.Scope, pre)
-	data, err := json.MarshalIndent(saved, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode saved plan: %w", err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return nil, fmt.Errorf("write saved plan: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return nil, fmt.Errorf("write saved plan: %w", err)
-	}
-	return saved, nil
-}
-
-// LoadSaved reads a plan written by Save.
-func LoadSaved(path string) (*planfile.Plan, *plan.Plan, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read saved plan: %w", err)
-	}
-	var saved planfile.Plan
-	if err := json.Unmarshal(data, &saved); err != nil {
-		return nil, nil, fmt.Errorf("%s: not a saved azsvc plan: %w", path, err)
-	}
-	if saved.FormatVersion == "" {
-		return nil, nil, fmt.Errorf("%s: not a saved azsvc plan (no format_version)", path)
-	}
-	p, err := saved.Restore()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &saved, p, nil
 }
 
 // InputHashes maps every input file to the SHA-256 of its bytes.
@@ -110,26 +65,6 @@ func InputHashes(in *Inputs) map[string]string {
 		out[name] = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	return out
-}
-
-// CheckSaved re-reads what a saved plan touches and reports what changed
-// since it was made (apply refuses such a plan).
-func CheckSaved(ctx context.Context, saved *planfile.Plan, t *Target) error {
-	if saved.Target != t.Describe() {
-		return &apply.StaleError{Changed: []apply.Drift{{Address: "target",
-			Detail: fmt.Sprintf("plan was made for %s, not %s", saved.Target, t.Describe())}}}
-	}
-	read := t.Read.Clone()
-	for _, pre := range saved.Preconditions {
-		if id, err := plan.ParseID(pre.ID); err == nil {
-			read.AddID(id)
-		}
-	}
-	now, err := t.Provider.Read(ctx, read)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", t.Describe(), err)
-	}
-	return apply.CheckFresh(saved, now)
 }
 
 // HashStrings is a short content hash ("sha256:" and 16 hex digits) of

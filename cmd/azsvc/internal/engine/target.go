@@ -104,7 +104,10 @@ func openEmulator(s Settings, in *Inputs) (*Target, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create emulator state directory: %w", err)
 	}
-	emu, err := emulator.Open(emulator.Options{StatePath: path})
+	// The emulator has nothing to wait for: its writes end within their
+	// request, as NRP's often do, so a write is one request (issue 15).
+	emu, err := emulator.Open(emulator.Options{StatePath: path, InstantOperations: true,
+		WriteBudget: s.EmulatorWriteBudget, WriteWindow: s.EmulatorWriteWindow})
 	if err != nil {
 		return nil, err
 	}

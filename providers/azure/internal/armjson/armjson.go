@@ -1,4 +1,10 @@
-package emulator
+// Package armjson is a generic JSON codec for ARM bodies, shared by the
+// provider (reading ARM into plan state) and the emulator (validating and
+// storing bodies). A 1,500-child load balancer is decoded on every read and
+// on every emulator PUT, and encoding/json's interface decoding and
+// reflective map encoding cost several times more than this. Output matches
+// encoding/json's (sorted keys, same escapes).
+package armjson
 
 import (
 	"errors"
@@ -10,14 +16,17 @@ import (
 	"unicode/utf8"
 )
 
-// A generic JSON codec for ARM bodies: a 1,500-child load balancer is
-// decoded, validated and encoded on every PUT, and encoding/json's
-// interface decoding and reflective map encoding cost several times more
-// than this. Output matches encoding/json's (sorted keys, same escapes).
+// Decode parses data into map[string]any, []any, string, float64, bool or
+// nil, as encoding/json does into an any.
+func Decode(data []byte) (any, error) { return decode(data, false) }
 
-// decodeJSON parses data into obj/[]any/string/float64/bool/nil.
-func decodeJSON(data []byte) (any, error) {
-	p := &jsonParser{data: data}
+// DecodeInts is Decode with integral numbers that fit an int decoded as int,
+// the others as float64: observed ARM values then compare equal to the ints
+// desired state uses.
+func DecodeInts(data []byte) (any, error) { return decode(data, true) }
+
+func decode(data []byte, ints bool) (any, error) {
+	p := &jsonParser{data: data, ints: ints}
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
@@ -33,7 +42,10 @@ func decodeJSON(data []byte) (any, error) {
 type jsonParser struct {
 	data []byte
 	i    int
+	ints bool
 }
+
+type obj = map[string]any
 
 const maxJSONDepth = 1000
 
@@ -176,14 +188,17 @@ func (p *jsonParser) number() (any, error) {
 	if digits() == 0 || (p.data[intStart] == '0' && p.i-intStart > 1) {
 		return nil, p.errorf("invalid number")
 	}
+	integral := true
 	if p.i < len(p.data) && p.data[p.i] == '.' {
 		p.i++
+		integral = false
 		if digits() == 0 {
 			return nil, p.errorf("invalid number")
 		}
 	}
 	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
 		p.i++
+		integral = false
 		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
 			p.i++
 		}
@@ -191,9 +206,15 @@ func (p *jsonParser) number() (any, error) {
 			return nil, p.errorf("invalid number")
 		}
 	}
-	f, err := strconv.ParseFloat(string(p.data[start:p.i]), 64)
+	lit := string(p.data[start:p.i])
+	if p.ints && integral {
+		if n, err := strconv.ParseInt(lit, 10, 0); err == nil {
+			return int(n), nil
+		}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil {
-		return nil, p.errorf("number %s: %v", p.data[start:p.i], err)
+		return nil, p.errorf("number %s: %v", lit, err)
 	}
 	return f, nil
 }
@@ -301,15 +322,15 @@ func (p *jsonParser) lowSurrogate(hi rune) rune {
 	return utf8.RuneError
 }
 
-// encodeJSON appends v, as encoding/json.Marshal would encode it.
-func encodeJSON(buf []byte, v any) ([]byte, error) {
+// Append appends v, as encoding/json.Marshal would encode it.
+func Append(buf []byte, v any) ([]byte, error) {
 	switch t := v.(type) {
 	case nil:
 		return append(buf, "null"...), nil
 	case bool:
 		return strconv.AppendBool(buf, t), nil
 	case string:
-		return appendJSONString(buf, t), nil
+		return AppendString(buf, t), nil
 	case float64:
 		return appendFloat(buf, t)
 	case int:
@@ -325,10 +346,10 @@ func encodeJSON(buf []byte, v any) ([]byte, error) {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendJSONString(buf, k)
+			buf = AppendString(buf, k)
 			buf = append(buf, ':')
 			var err error
-			if buf, err = encodeJSON(buf, t[k]); err != nil {
+			if buf, err = Append(buf, t[k]); err != nil {
 				return nil, err
 			}
 		}
@@ -340,7 +361,7 @@ func encodeJSON(buf []byte, v any) ([]byte, error) {
 				buf = append(buf, ',')
 			}
 			var err error
-			if buf, err = encodeJSON(buf, x); err != nil {
+			if buf, err = Append(buf, x); err != nil {
 				return nil, err
 			}
 		}
@@ -371,8 +392,8 @@ func appendFloat(buf []byte, f float64) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString quotes s with encoding/json's escapes (HTML-safe).
-func appendJSONString(buf []byte, s string) []byte {
+// AppendString quotes s with encoding/json's escapes (HTML-safe).
+func AppendString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {

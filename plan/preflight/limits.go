@@ -1,13 +1,7 @@
-// Package limits checks a scheduled plan against ARM's limits
-// (arm-rules §2.4; ux-anchors §8.2 item 7): every resource the plan writes
-// is measured as it will be after apply. It is its own pass over the plan,
-// after the scheduler.
-package limits
+package preflight
 
 import (
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -26,26 +20,13 @@ const (
 	maxPLSNATIPs         = 8
 )
 
-// ErrLimitExceeded is wrapped by Check's error when the planned state would
-// exceed an ARM limit: invalid input, not a runtime failure.
-var ErrLimitExceeded = errors.New("plan exceeds ARM limits")
-
-// Check measures the final write of every resource p puts. A limit
-// exceeded is an error naming the resource and the count; the uses above
-// 80% are returned.
-func Check(p *plan.Plan, observed *plan.Index) ([]plan.Limit, error) {
-	final := map[plan.Key]*plan.Step{}
-	for _, st := range p.Steps {
-		final[st.Target.Key()] = st
-	}
-	keys := make([]plan.Key, 0, len(final))
-	for k := range final {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+// checkLimits measures the final write of every resource the plan puts: a
+// limit exceeded is a refusal naming the resource and the count; a use
+// above 80% is a warning (ux-anchors §8.2 item 7).
+func checkLimits(p *plan.Plan, w *world) ([]plan.Limit, []error) {
 	var all []plan.Limit
-	for _, k := range keys {
-		st := final[k]
+	for _, k := range w.targets {
+		st := w.final[k]
 		if st.Op != plan.OpPut {
 			continue
 		}
@@ -53,7 +34,7 @@ func Check(p *plan.Plan, observed *plan.Index) ([]plan.Limit, error) {
 		switch st.Target.Kind {
 		case plan.KindLoadBalancer:
 			all = append(all, lbLimits(addr, st)...)
-			all = append(all, plan.Limit{Name: "pls_per_lb", Scope: addr, Used: plsOnLB(k, p, observed), Max: maxPLSPerLB})
+			all = append(all, plan.Limit{Name: "pls_per_lb", Scope: addr, Used: w.plsOnLB(k), Max: maxPLSPerLB})
 		case plan.KindSecurityGroup:
 			all = append(all, nsgLimits(addr, st.Children)...)
 		case plan.KindPrivateLinkService:
@@ -71,17 +52,12 @@ func Check(p *plan.Plan, observed *plan.Index) ([]plan.Limit, error) {
 			warn = append(warn, l)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrLimitExceeded, errors.Join(errs...))
-	}
-	return warn, nil
+	return warn, errs
 }
 
 func lbLimits(addr string, st *plan.Step) []plan.Limit {
-	rules := 0
-	if nat, ok := st.Body.Properties["inboundNatRules"].([]any); ok {
-		rules = len(nat)
-	}
+	lb := plan.AsLoadBalancer(st.Body)
+	rules := lb.InboundNATRuleCount()
 	frontends := 0
 	for _, c := range st.Children {
 		switch c.Kind() {
@@ -92,7 +68,7 @@ func lbLimits(addr string, st *plan.Step) []plan.Limit {
 		}
 	}
 	maxFE, maxRules := maxFrontendsStandard, maxRulesStandard
-	if name, _ := st.Body.SKU["name"].(string); strings.EqualFold(name, "Basic") {
+	if strings.EqualFold(lb.SKUName(), "Basic") {
 		maxFE, maxRules = maxFrontendsBasic, maxRulesBasic
 	}
 	return []plan.Limit{
@@ -113,33 +89,4 @@ func nsgLimits(addr string, rules []*plan.Resource) []plan.Limit {
 		{Name: "nsg_source_prefixes", Scope: addr, Used: src, Max: maxNSGPrefixes},
 		{Name: "nsg_destination_prefixes", Scope: addr, Used: dst, Max: maxNSGPrefixes},
 	}
-}
-
-// plsOnLB counts the private link services on the LB's frontends after the
-// plan: those observed and not deleted, plus those created.
-func plsOnLB(lb plan.Key, p *plan.Plan, observed *plan.Index) int {
-	after := map[plan.Key]*plan.Resource{}
-	for _, e := range observed.OfKind(plan.KindPrivateLinkService) {
-		after[e.Key] = e.R
-	}
-	for _, c := range p.Changes {
-		if c.ID().Kind != plan.KindPrivateLinkService {
-			continue
-		}
-		if c.After != nil {
-			after[c.Key()] = c.After
-		} else {
-			delete(after, c.Key())
-		}
-	}
-	n := 0
-	for _, r := range after {
-		for _, fe := range plan.AsPrivateLinkService(r).FrontendIDs() {
-			if parent, ok := fe.Parent(); ok && parent == lb {
-				n++
-				break
-			}
-		}
-	}
-	return n
 }

@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/cluster"
+	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/resolve"
+	"github.com/azsvc/azsvc/plan/service"
+)
+
+// A saved plan is checked, not trusted: apply makes it again from the
+// inputs it records, against the target as it is now, and refuses it
+// (exit 5) unless the plan made now does exactly what the saved one says.
+// That re-checks everything the saved plan relies on at once: that no
+// resource it touches changed, that azsvc still owns what it deletes and
+// updates, and that nobody edited the file (its checksum says that too).
+
+// Save writes p in its saved form (azsvc plan --out), readable by its
+// owner only: the sources, preconditions and target apply checks it with.
+func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target) (*planfile.Plan, error) {
+	src, err := SourcesOf(in)
+	if err != nil {
+		return nil, err
+	}
+	saved := planfile.New(p, t.Describe(), InputHashes(in), in.Scope, planfile.Preconditions(p, res.Observed, res.Managed))
+	saved.Sources = src
+	data, err := planfile.Marshal(saved)
+	if err != nil {
+		return nil, err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return nil, fmt.Errorf("write saved plan: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return nil, fmt.Errorf("write saved plan: %w", err)
+	}
+	return saved, nil
+}
+
+// LoadSaved reads a plan written by Save, refusing a modified file.
+func LoadSaved(path string) (*planfile.Plan, *plan.Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read saved plan: %w", err)
+	}
+	saved, err := planfile.Unmarshal(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p, err := saved.Restore()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return saved, p, nil
+}
+
+// SourcesOf records what a plan of in was made from: the manifests in the
+// order read, azure.json without its secrets, the settings that shape a
+// plan.
+func SourcesOf(in *Inputs) (planfile.Sources, error) {
+	cfg, err := cluster.Redacted(in.ConfigData)
+	if err != nil {
+		return planfile.Sources{}, fmt.Errorf("%s: %w", in.ConfigName, err)
+	}
+	src := planfile.Sources{Config: planfile.Source{Name: in.ConfigName, Content: string(cfg)},
+		ClusterName: in.Config.ClusterName, Subscription: in.Subscription, Prune: in.Scope.Prune}
+	for _, name := range in.Service.Files {
+		src.Manifests = append(src.Manifests, planfile.Source{Name: name, Content: string(in.Service.Sources[name])})
+	}
+	return src, nil
+}
+
+// InputsFromSaved rebuilds the inputs a saved plan was made from. A
+// configuration given now (s.AzureConfig) must be the recorded one but for
+// its secrets, which it supplies for the credentials; the settings that
+// shape a plan (cluster name, subscription, prune) are the recorded ones.
+func InputsFromSaved(saved *planfile.Plan, s Settings) (*Inputs, error) {
+	src := saved.Sources
+	data := []byte(src.Config.Content)
+	if s.AzureConfig != "" {
+		given, err := os.ReadFile(s.AzureConfig)
+		if err != nil {
+			return nil, fmt.Errorf("read cluster configuration: %w", err)
+		}
+		if red, err := cluster.Redacted(given); err != nil || string(red) != src.Config.Content {
+			return nil, &apply.StaleError{Changed: []apply.Drift{{Address: "config",
+				Detail: fmt.Sprintf("%s is not the configuration the plan was made with (%s)", s.AzureConfig, src.Config.Name)}}}
+		}
+		data = given
+	}
+	s.AzureConfig, s.ClusterName, s.Subscription, s.Prune = src.Config.Name, src.ClusterName, src.Subscription, src.Prune
+	names := make([]string, len(src.Manifests))
+	files := make(map[string][]byte, len(src.Manifests))
+	for i, m := range src.Manifests {
+		names[i], files[m.Name] = m.Name, []byte(m.Content)
+	}
+	return inputsOf(s, service.DecodeFiles(names, files), data)
+}
+
+// CheckSaved makes the saved plan again against t and refuses it
+// (*apply.StaleError, exit 5) unless the plan made now has the same
+// changes and steps, exactly. The refusal names what changed since: the
+// resources whose owned content moved, else the first step that differs.
+func CheckSaved(ctx context.Context, saved *planfile.Plan, in *Inputs, t *Target) error {
+	if saved.Target != t.Describe() {
+		return &apply.StaleError{Changed: []apply.Drift{{Address: "target",
+			Detail: fmt.Sprintf("plan was made for %s, not %s", saved.Target, t.Describe())}}}
+	}
+	if in.HasErrors() {
+		return &apply.StaleError{Changed: []apply.Drift{{Address: "inputs", Detail: "the recorded manifests no longer plan without errors"}}}
+	}
+	p, res, err := Plan(ctx, in, t)
+	if err != nil {
+		return err
+	}
+	fresh := planfile.New(p, t.Describe(), nil, in.Scope, nil)
+	where := planfile.SameChanges(saved, fresh)
+	if where == "" {
+		return nil
+	}
+	stale := apply.CheckFresh(saved, res.Observed.State)
+	if stale != nil {
+		return stale
+	}
+	return &apply.StaleError{Changed: []apply.Drift{{Address: where, Detail: "the plan made now differs here from the saved one"}}}
+}

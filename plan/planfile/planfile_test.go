@@ -1,0 +1,64 @@
+package planfile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The compatibility rule: every file of major version 1 is read, fields a
+// reader does not know are ignored, another major version is refused.
+func TestFormatCompatibility(t *testing.T) {
+	const v10 = `{"format_version": "2.0", "target": "local emulator", "inputs": {},
+	  "changes": [{"address": "pip/kubernetes-a1", "actions": ["delete"], "action_reason": "service_removed",
+	    "disruptive": true, "impact": ["public IP 20.0.0.3 will be released"], "services": ["web/a"],
+	    "before": {"id": "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/publicIPAddresses/kubernetes-a1", "zones": null}}],
+	  "steps": [{"op": "delete", "target": "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/publicIPAddresses/kubernetes-a1", "changes": [0]}],
+	  "blocked": [{"address": "pip/x", "reason": "already exists", "services": null}], "preconditions": [], "no_op": 2}`
+	var saved Plan
+	if err := json.Unmarshal([]byte(v10), &saved); err != nil {
+		t.Fatal(err)
+	}
+	p, err := saved.Restore()
+	if err != nil {
+		t.Fatalf("2.0 file refused: %v", err)
+	}
+	if len(p.Steps) != 1 || p.Changes[0].Reason.String() != "service_removed" || !p.Changes[0].IsDelete() || p.NoOp != 2 {
+		t.Errorf("restored %+v", p)
+	}
+	saved.FormatVersion = "1.1"
+	if _, err := saved.Restore(); err == nil || !strings.Contains(err.Error(), "not supported") {
+		t.Errorf("1.1 file: %v, want refused", err)
+	}
+}
+
+// A saved plan round-trips through Marshal and Unmarshal; any edit of the
+// file, even inside a resource body, is refused as modified.
+func TestChecksum(t *testing.T) {
+	s := &Plan{FormatVersion: FormatVersion, Target: "t", Changes: []Change{{Address: "pip/a",
+		After: &Resource{ID: "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/publicIPAddresses/a",
+			Properties: map[string]any{"idleTimeoutInMinutes": 4}}}}}
+	data, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(data)
+	if err != nil {
+		t.Fatalf("unchanged file refused: %v", err)
+	}
+	if SameChanges(s, back) != "" {
+		t.Errorf("round trip changed the plan")
+	}
+	for _, edit := range []struct{ from, to string }{
+		{`"idleTimeoutInMinutes": 4`, `"idleTimeoutInMinutes": 5`},
+		{`"target": "t"`, `"target": "u"`},
+		{`"checksum": "sha256:`, `"checksum": "sha256:0`},
+	} {
+		tampered := strings.Replace(string(data), edit.from, edit.to, 1)
+		if _, err := Unmarshal([]byte(tampered)); !errors.Is(err, ErrModified) && !strings.Contains(fmt.Sprint(err), "checksum") {
+			t.Errorf("edit %q -> %q: err = %v, want ErrModified", edit.from, edit.to, err)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package planfile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+)
+
+// Sources are the inputs a plan was made from, recorded so that apply can
+// make the plan again and refuse it unless the result is the same: the
+// manifests as read, the cluster configuration without its secrets
+// (cluster.Redacted), and the settings that shape a plan.
+type Sources struct {
+	Manifests []Source `json:"manifests"`
+	Config    Source   `json:"config"`
+	// ClusterName is CCM's --cluster-name the plan used.
+	ClusterName string `json:"cluster_name"`
+	// Subscription is azsvc's subscription setting, "" when only azure.json
+	// named one.
+	Subscription string `json:"subscription,omitempty"`
+	Prune        bool   `json:"prune,omitempty"`
+}
+
+// Source is one input file: its name as given and its text.
+type Source struct {
+	Name    string `json:"name"`
+	Content string `json:"content"`
+}
+
+// ErrModified is returned for a plan file whose bytes do not match its
+// checksum: someone edited it after `azsvc plan --out` wrote it.
+var ErrModified = errors.New("plan file was modified since azsvc wrote it")
+
+// checksumField matches the checksum member as Marshal writes it.
+var checksumField = regexp.MustCompile(`"checksum": "sha256:[0-9a-f]{64}"`)
+
+// Marshal encodes s with its checksum: the SHA-256 of the encoding with an
+// empty checksum, so any edit of the file shows.
+func Marshal(s *Plan) ([]byte, error) {
+	s.Checksum = ""
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode saved plan: %w", err)
+	}
+	s.Checksum = "sha256:" + sum(data)
+	data, err = json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode saved plan: %w", err)
+	}
+	return append(data, '\n'), nil
+}
+
+// Unmarshal decodes a saved plan and checks its checksum.
+func Unmarshal(data []byte) (*Plan, error) {
+	var s Plan
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("not a saved azsvc plan: %w", err)
+	}
+	if s.FormatVersion == "" {
+		return nil, errors.New("not a saved azsvc plan (no format_version)")
+	}
+	if s.Checksum == "" {
+		return nil, fmt.Errorf("%w: it has no checksum", ErrModified)
+	}
+	blank := checksumField.ReplaceAll(bytes.TrimSuffix(data, []byte("\n")), []byte(`"checksum": ""`))
+	if "sha256:"+sum(blank) != s.Checksum {
+		return nil, ErrModified
+	}
+	return &s, nil
+}
+
+func sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// SameChanges compares what two saved plans would do: their changes and
+// their steps, exactly. It returns "" when they agree, else the address of
+// the first step (or change) that differs.
+func SameChanges(a, b *Plan) string {
+	for i := range max(len(a.Steps), len(b.Steps)) {
+		if i >= len(a.Steps) || i >= len(b.Steps) || !sameJSON(a.Steps[i], b.Steps[i]) {
+			return stepName(a, b, i)
+		}
+	}
+	for i := range max(len(a.Changes), len(b.Changes)) {
+		if i >= len(a.Changes) || i >= len(b.Changes) || !sameJSON(a.Changes[i], b.Changes[i]) {
+			if i < len(a.Changes) {
+				return a.Changes[i].Address
+			}
+			return b.Changes[i].Address
+		}
+	}
+	return ""
+}
+
+func stepName(a, b *Plan, i int) string {
+	if i < len(a.Steps) {
+		return fmt.Sprintf("step %d (%s %s)", i+1, a.Steps[i].Op, a.Steps[i].Target)
+	}
+	return fmt.Sprintf("step %d (%s %s)", i+1, b.Steps[i].Op, b.Steps[i].Target)
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}

@@ -1,0 +1,93 @@
+package preflight
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+var (
+	lbID     = plan.NewID("s", "rg", plan.KindLoadBalancer, "kubernetes-internal")
+	pipID    = plan.NewID("s", "rg", plan.KindPublicIP, "kubernetes-a1")
+	subnetID = plan.ID{Subscription: "s", ResourceGroup: "rg", Kind: plan.KindSubnet, Names: []string{"vnet", "nodes"}}
+	plsID    = plan.NewID("s", "rg", plan.KindPrivateLinkService, "pls-a1")
+)
+
+func lb(sku string, kids ...*plan.Resource) *plan.Step {
+	return &plan.Step{Op: plan.OpPut, Target: lbID, Body: &plan.Resource{ID: lbID, SKU: map[string]any{"name": sku}}, Children: kids}
+}
+
+func frontend(name string, props map[string]any) *plan.Resource {
+	return &plan.Resource{ID: plan.ChildID(lbID, plan.KindFrontend, name), Properties: props}
+}
+
+func static(ip string) map[string]any {
+	return map[string]any{"subnet": plan.Ref(subnetID), "privateIPAllocationMethod": "Static", "privateIPAddress": ip}
+}
+
+func subnet(policies string) *plan.Resource {
+	return &plan.Resource{ID: subnetID, Properties: map[string]any{"addressPrefix": "10.224.0.0/16", "privateLinkServiceNetworkPolicies": policies}}
+}
+
+func pls(natIP string) *plan.Step {
+	body := &plan.Resource{ID: plsID, Properties: map[string]any{
+		"loadBalancerFrontendIpConfigurations": []any{plan.Ref(plan.ChildID(lbID, plan.KindFrontend, "a1"))},
+		"ipConfigurations": []any{map[string]any{"name": "nat", "properties": map[string]any{
+			"subnet": plan.Ref(subnetID), "privateIPAllocationMethod": "Static", "privateIPAddress": natIP}}}}}
+	return &plan.Step{Op: plan.OpPut, Target: plsID, Body: body}
+}
+
+func TestCheck(t *testing.T) {
+	existingLB := &plan.Resource{ID: lbID, SKU: map[string]any{"name": "Basic"}}
+	tests := []struct {
+		name     string
+		observed []*plan.Resource
+		steps    []*plan.Step
+		want     string // a refusal's text; "" for none
+	}{
+		{"a standard internal frontend in its subnet", []*plan.Resource{subnet("Enabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, ""},
+		{"creating a Basic load balancer", nil, []*plan.Step{lb("Basic")}, "Azure retired Basic SKU load balancers"},
+		{"creating a Basic public IP", nil, []*plan.Step{{Op: plan.OpPut, Target: pipID,
+			Body: &plan.Resource{ID: pipID, SKU: map[string]any{"name": "Basic"}}}}, "Azure retired Basic SKU public IPs"},
+		{"a new public IP (Standard by default) on an existing Basic LB", []*plan.Resource{existingLB},
+			[]*plan.Step{{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}},
+				lb("Basic", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))},
+			"public IP pip/kubernetes-a1 is SKU Standard but load balancer kubernetes-internal is SKU Basic"},
+		{"static IP outside the subnet", []*plan.Resource{subnet("Enabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.9.0.10")))}, "static IP 10.9.0.10 is outside subnet nodes (10.224.0.0/16)"},
+		{"static IP reserved", []*plan.Resource{subnet("Enabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.3")))}, "one of the five addresses Azure reserves"},
+		{"last address reserved", []*plan.Resource{subnet("Enabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.255.255")))}, "reserves"},
+		{"static IP taken by another frontend", []*plan.Resource{subnet("Enabled"), frontend("team", static("10.224.0.10"))},
+			[]*plan.Step{lb("Standard", frontend("team", static("10.224.0.10")), frontend("a1", static("10.224.0.10")))},
+			"already used by lb/kubernetes-internal/frontend/team"},
+		{"a frontend freed in the same plan", []*plan.Resource{subnet("Enabled"), frontend("old", static("10.224.0.10"))},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, ""},
+		{"PLS NAT IP in a subnet with policies enabled", []*plan.Resource{subnet("Enabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.224.0.20")}, "private link service network policies enabled"},
+		{"PLS NAT subnet disabled in the same plan", []*plan.Resource{subnet("Enabled")},
+			[]*plan.Step{{Op: plan.OpPut, Target: subnetID, Body: subnet("Disabled")},
+				lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.224.0.20")}, ""},
+		{"PLS NAT IP outside its subnet", []*plan.Resource{subnet("Disabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.1.0.20")}, "pls/pls-a1: static IP 10.1.0.20 is outside"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			observed := plan.NewState()
+			for _, r := range tt.observed {
+				observed.Put(r)
+			}
+			_, err := Check(&plan.Plan{Steps: tt.steps}, plan.NewIndex(observed))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.want != "" && (err == nil || !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("err = %v\nwant a refusal containing %q", err, tt.want)
+			}
+		})
+	}
+}

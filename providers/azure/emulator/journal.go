@@ -1,0 +1,249 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"strconv"
+
+	"github.com/azsvc/azsvc/providers/azure/internal/armjson"
+)
+
+// The journal, STATE.journal, is a text file of lines, each the CRC-32C of
+// its JSON (8 hex digits), a space, the JSON and a newline. The first line
+// names the snapshot the journal extends; every other line is the record of
+// one write request, the resources it put (GET-shaped bodies) and the keys
+// (lower-cased IDs) it removed:
+//
+//	1f0c3a9e {"journal":1,"base":"crc32c:5d1e08a2:6198"}
+//	8a7b6c5d {"delete":[],"put":[{"id":"/subscriptions/…","etag":"W/\"…\"",…}]}
+const journalVersion = 1
+
+type journalHeader struct {
+	Journal int    `json:"journal"`
+	Base    string `json:"base"`
+}
+
+// hookPoint names a point of persistence at which the kill tests stop the
+// process.
+type hookPoint int
+
+const (
+	hookBeforeRename hookPoint = iota + 1 // compaction: new snapshot synced, not yet renamed
+	hookAfterRename                       // compaction: renamed, journal not yet removed
+)
+
+// persistHooks let the kill tests die at exact points; nil in normal use.
+type persistHooks struct {
+	// write replaces the append of one journal line: a test writes part of
+	// it and kills the process.
+	write func(f *os.File, line []byte) (int, error)
+	point func(hookPoint)
+}
+
+func (h *persistHooks) at(p hookPoint) {
+	if h != nil && h.point != nil {
+		h.point(p)
+	}
+}
+
+func (h *persistHooks) writeLine(f *os.File, line []byte) (int, error) {
+	if h != nil && h.write != nil {
+		return h.write(f, line)
+	}
+	return f.Write(line)
+}
+
+func journalLine(buf, record []byte) []byte {
+	buf = fmt.Appendf(buf, "%08x ", crc32.Checksum(record, castagnoli))
+	buf = append(buf, record...)
+	return append(buf, '\n')
+}
+
+// appendRecord writes the record of the changed keys as one line.
+func (e *Emulator) appendRecord(keys []string) error {
+	if e.journal == nil {
+		if err := e.openJournal(); err != nil {
+			return err
+		}
+	}
+	rec := []byte(`{"delete":[`)
+	n := 0
+	for _, k := range keys {
+		if e.store.get(k) == nil {
+			if n > 0 {
+				rec = append(rec, ',')
+			}
+			rec = armjson.AppendString(rec, k)
+			n++
+		}
+	}
+	rec = append(rec, `],"put":[`...)
+	n = 0
+	for _, k := range keys {
+		if en := e.store.get(k); en != nil {
+			if n > 0 {
+				rec = append(rec, ',')
+			}
+			rec = append(rec, en.raw...)
+			n++
+		}
+	}
+	rec = append(rec, "]}"...)
+	line := journalLine(make([]byte, 0, len(rec)+10), rec)
+	written, err := e.hooks.writeLine(e.journal, line)
+	e.journalSize += int64(written)
+	return err
+}
+
+// openJournal starts a journal extending the current snapshot. A kill
+// before its header is whole leaves a journal load ignores: it holds no
+// record yet.
+func (e *Emulator) openJournal() error {
+	f, err := os.OpenFile(e.journalPath(), os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open emulator journal: %w", err)
+	}
+	header := fmt.Appendf(nil, `{"base":%s,"journal":%d}`, strconv.Quote(e.base), journalVersion)
+	line := journalLine(nil, header)
+	if _, err := f.Write(line); err != nil {
+		f.Close()
+		return fmt.Errorf("write emulator journal: %w", err)
+	}
+	e.journal, e.journalSize = f, int64(len(line))
+	return nil
+}
+
+func (e *Emulator) closeJournal() error {
+	if e.journal == nil {
+		return nil
+	}
+	err := e.journal.Close()
+	e.journal, e.journalSize = nil, 0
+	if err != nil {
+		return fmt.Errorf("close emulator journal: %w", err)
+	}
+	return nil
+}
+
+// replayJournal applies the journal when it extends the loaded snapshot. A
+// torn last line (a write that was never acknowledged) is cut off; a bad
+// line followed by good ones is corruption, reported with the files left
+// untouched. A journal of another snapshot is stale and removed.
+func (e *Emulator) replayJournal() error {
+	path := e.journalPath()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read emulator journal %s: %w", path, err)
+	}
+	lines := splitLines(data)
+	if len(lines) == 0 || !e.journalExtendsSnapshot(lines[0]) {
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("remove stale emulator journal %s: %w", path, err)
+		}
+		return nil
+	}
+	good := lines[0].end
+	for i, l := range lines[1:] {
+		rec, ok := l.record()
+		if !ok {
+			if i+2 < len(lines) {
+				return fmt.Errorf("emulator journal %s is corrupt at byte %d (left untouched)", path, l.start)
+			}
+			break
+		}
+		if err := e.replay(rec); err != nil {
+			return fmt.Errorf("emulator journal %s at byte %d: %w (left untouched)", path, l.start, err)
+		}
+		good = l.end
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open emulator journal: %w", err)
+	}
+	if int64(good) < int64(len(data)) {
+		if err := f.Truncate(int64(good)); err != nil {
+			f.Close()
+			return fmt.Errorf("cut the torn end of emulator journal %s: %w", path, err)
+		}
+	}
+	e.journal, e.journalSize = f, int64(good)
+	return nil
+}
+
+func (e *Emulator) journalExtendsSnapshot(first journalLineAt) bool {
+	rec, ok := first.record()
+	if !ok {
+		return false
+	}
+	var h journalHeader
+	return json.Unmarshal(rec, &h) == nil && h.Journal == journalVersion && h.Base == e.base
+}
+
+// replay applies one record: removals first (appendRecord writes them
+// first; a request never both puts and removes one key), then puts.
+func (e *Emulator) replay(rec []byte) error {
+	i := 0
+	_, err := armjson.Walk(rec, "put", false, func(v any, raw []byte) error {
+		body, ok := v.(obj)
+		if !ok {
+			return fmt.Errorf("put[%d] is not a JSON object", i)
+		}
+		if err := e.seedOne(body, raw); err != nil {
+			return fmt.Errorf("put[%d]: %w", i, err)
+		}
+		i++
+		return nil
+	}, func(key string, v any) error {
+		keys, _ := v.([]any)
+		for _, k := range keys {
+			if k, ok := k.(string); ok && key == "delete" {
+				e.store.remove(k)
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// journalLineAt is one line of the journal: data[start:end] including its
+// newline, or up to the end of the file for a torn last line.
+type journalLineAt struct {
+	data       []byte
+	start, end int
+}
+
+func splitLines(data []byte) []journalLineAt {
+	var out []journalLineAt
+	for start := 0; start < len(data); {
+		end := len(data)
+		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+			end = start + i + 1
+		}
+		out = append(out, journalLineAt{data: data, start: start, end: end})
+		start = end
+	}
+	return out
+}
+
+// record returns the line's JSON when the line is whole and its checksum
+// matches.
+func (l journalLineAt) record() ([]byte, bool) {
+	line := l.data[l.start:l.end]
+	if len(line) < 10 || line[len(line)-1] != '\n' || line[8] != ' ' {
+		return nil, false
+	}
+	sum, err := strconv.ParseUint(string(line[:8]), 16, 32)
+	rec := line[9 : len(line)-1]
+	if err != nil || uint32(sum) != crc32.Checksum(rec, castagnoli) {
+		return nil, false
+	}
+	return rec, true
+}
