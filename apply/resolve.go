@@ -18,10 +18,13 @@ type written struct {
 	// children[parent] are the keys of the inline children last returned
 	// with parent: a later write of the parent replaces exactly them.
 	children map[plan.Key][]plan.Key
+	// moved are resources an earlier step changed as a side effect
+	// (touched): their plan-time etag is stale.
+	moved map[plan.Key]bool
 }
 
 func newWritten() *written {
-	return &written{resources: map[plan.Key]*plan.Resource{}, children: map[plan.Key][]plan.Key{}}
+	return &written{resources: map[plan.Key]*plan.Resource{}, children: map[plan.Key][]plan.Key{}, moved: map[plan.Key]bool{}}
 }
 
 // record stores a step's result. The target's earlier result and children
@@ -30,6 +33,10 @@ func newWritten() *written {
 func (w *written) record(step *plan.Step, res *plan.Resource, children []*plan.Resource) {
 	target := step.Target.Key()
 	delete(w.resources, target)
+	delete(w.moved, target)
+	for _, k := range touched(step) {
+		w.moved[k] = true
+	}
 	for _, k := range w.children[target] {
 		delete(w.resources, k)
 	}
@@ -57,6 +64,9 @@ func (w *written) prepare(step *plan.Step) (*plan.Step, error) {
 	s := *step
 	if prev, ok := w.resources[step.Target.Key()]; ok && prev.Etag != "" {
 		s.IfMatch = prev.Etag
+	}
+	if w.moved[step.Target.Key()] {
+		s.IfMatch = ""
 	}
 	switch {
 	case step.Op == plan.OpDelete:

@@ -83,11 +83,14 @@ type Summary struct {
 	Applied, NotAttempted               []string // addresses, in plan order
 	Failed                              *Failure
 	Outputs                             []Output
-	Elapsed                             time.Duration
+	// Awaiting are the private endpoints whose connection the run left
+	// Pending, for the PLS owner to approve.
+	Awaiting []string
+	Elapsed  time.Duration
 }
 
 func (r *Result) summary(outcome Outcome, steps int) *Summary {
-	s := &Summary{Outcome: outcome, Steps: steps, Outputs: r.Outputs, Elapsed: r.Elapsed}
+	s := &Summary{Outcome: outcome, Steps: steps, Outputs: r.Outputs, Awaiting: awaiting(r.Applied), Elapsed: r.Elapsed}
 	seen := map[*plan.Change]bool{}
 	for _, sr := range r.Applied {
 		s.Applied = append(s.Applied, sr.Address)

@@ -62,6 +62,9 @@ const (
 	BlockNodeIPsNotPlanned
 	BlockNodeIPsLeft
 	BlockNodeIPsPartial
+	// BlockNotVisible: private link service Other does not let
+	// subscription Value see it, so ARM refuses the endpoint's connection.
+	BlockNotVisible
 )
 
 var blockCodes = [...]string{
@@ -72,6 +75,7 @@ var blockCodes = [...]string{
 	BlockSharedAcrossLBs: "shared_across_lbs", BlockSharedPort: "shared_port_taken",
 	BlockNSGRuleNotManaged: "nsg_rule_not_managed", BlockNodeIPsNotPlanned: "node_ips_not_planned",
 	BlockNodeIPsLeft: "node_ips_left", BlockNodeIPsPartial: "node_ips_partial",
+	BlockNotVisible: "pls_not_visible",
 }
 
 // String is the stable code, e.g. "delete_in_use".

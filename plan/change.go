@@ -115,6 +115,9 @@ type Plan struct {
 	Drift   []*Change
 	Blocked []Blocked
 	Limits  []Limit
+	// Awaiting lists private endpoint connections left Pending: the PLS
+	// owner must approve them. Not a change azsvc makes.
+	Awaiting []Awaiting
 	// NoOp counts resources already as desired (including adopted ones).
 	NoOp int
 }
@@ -131,11 +134,14 @@ type AttributeChange struct {
 // Drift lists the in-place updates of existing owned resources that no
 // Service entering or leaving the plan explains: azsvc keeps no prior
 // state, so it cannot tell "the Service changed" from "someone edited
-// Azure"; applying the plan puts them back.
+// Azure"; applying the plan puts them back. A private endpoint whose
+// connection was rejected or removed is drift too, though only replacing
+// it repairs it.
 func Drift(changes []*Change) []*Change {
 	var out []*Change
 	for _, c := range changes {
-		if c.Has(ActionUpdate) && c.Reason != ReasonServiceAdded && c.Reason != ReasonServiceRemoved {
+		if c.Has(ActionUpdate) && c.Reason != ReasonServiceAdded && c.Reason != ReasonServiceRemoved && c.Reason != ReasonSourceRecreated ||
+			c.Reason == ReasonConnectionLost {
 			out = append(out, c)
 		}
 	}

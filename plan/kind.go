@@ -23,6 +23,9 @@ const (
 	KindPrivateDNSZone     Kind = "privateDnsZone"
 	KindVNetLink           Kind = "vnetLink"
 	KindARecord            Kind = "aRecord"
+	// KindPLSConnection is a private endpoint connection on the provider
+	// side, written only to approve it (arm-rules §1.2: a synchronous PUT).
+	KindPLSConnection Kind = "privateEndpointConnection"
 )
 
 // kindInfo describes how a kind maps onto ARM.
@@ -52,6 +55,7 @@ var kinds = map[Kind]kindInfo{
 	KindSubnet:             {"Microsoft.Network/virtualNetworks/subnets", "subnets", "subnet", KindVirtualNetwork, 36, false},
 	KindPrivateLinkService: {"Microsoft.Network/privateLinkServices", "privateLinkServices", "pls", "", 40, false},
 	KindPrivateEndpoint:    {"Microsoft.Network/privateEndpoints", "privateEndpoints", "pe", "", 50, false},
+	KindPLSConnection:      {"Microsoft.Network/privateLinkServices/privateEndpointConnections", "privateEndpointConnections", "connection", KindPrivateLinkService, 55, false},
 	KindPrivateDNSZone:     {"Microsoft.Network/privateDnsZones", "privateDnsZones", "dnszone", "", 60, false},
 	KindVNetLink:           {"Microsoft.Network/privateDnsZones/virtualNetworkLinks", "virtualNetworkLinks", "link", KindPrivateDNSZone, 61, false},
 	KindARecord:            {"Microsoft.Network/privateDnsZones/A", "A", "a", KindPrivateDNSZone, 62, false},

@@ -23,6 +23,16 @@ const (
 	// ReasonRequiresReplacement: a field ARM cannot change in place differs,
 	// or a resource this one references is re-created (see Change.Cause).
 	ReasonRequiresReplacement
+	// ReasonConnectionLost: the PLS owner rejected or removed a private
+	// endpoint's connection; only a new endpoint can connect again.
+	ReasonConnectionLost
+	// ReasonApproveConnection: a pending connection to a PLS azsvc manages
+	// is approved (PrivateEndpoint spec.approve).
+	ReasonApproveConnection
+	// ReasonSourceRecreated: a value the resource copies from another
+	// (Change.Cause) is assigned again, because that one is created or
+	// re-created: a DNS record follows its endpoint's new address.
+	ReasonSourceRecreated
 )
 
 var reasonCodes = [...]string{
@@ -33,6 +43,9 @@ var reasonCodes = [...]string{
 	ReasonPortChanged:         "port_changed",
 	ReasonSourceRangesChanged: "source_ranges_changed",
 	ReasonRequiresReplacement: "requires_replacement",
+	ReasonConnectionLost:      "connection_lost",
+	ReasonApproveConnection:   "approve_connection",
+	ReasonSourceRecreated:     "source_recreated",
 }
 
 // String is the stable code, e.g. "service_added".

@@ -31,7 +31,8 @@ and print the changes, in the order apply would make them. Nothing is changed.
 
 Only resources azsvc owns are changed; Services absent from the input are left
 alone unless --prune is given. Changes that interrupt traffic are listed in
-their own section.
+their own section. PrivateEndpoint objects in the input add private endpoints
+and their private DNS records (azsvc help private-endpoints).
 
 Output formats: text (the default), json (a versioned plan document) and
 markdown (a pull request comment).`,

@@ -56,6 +56,7 @@ applies it one write at a time.`,
 		newBenchFixtureCmd(a),
 		newHelpTopic("exit-codes", "Exit codes of every azsvc command", exitCodesHelp()),
 		newHelpTopic("environment", "Environment variables azsvc reads", environmentHelp),
+		newHelpTopic("private-endpoints", "PrivateEndpoint objects: the consumer side of Private Link", privateEndpointsHelp),
 	)
 	cmd.InitDefaultHelpCmd()
 	strictHelp(cmd)

@@ -33,8 +33,9 @@ directories and reports, with file, line and column, every annotation the cloud
 provider would ignore, reject or misread: unknown keys (with a suggestion),
 values out of range, invalid CIDRs and IP addresses, values ARM would refuse as
 names, labels or tags (or that would change a URL), duplicate keys, settings
-ignored in context, and combinations that do not work together. Other documents
-and other Services are skipped and counted.
+ignored in context, and combinations that do not work together. PrivateEndpoint
+objects (azsvc help private-endpoints) are checked too. Other documents and
+other Services are skipped and counted.
 
 Each file and stdin is read up to --max-input-size (default 64Mi); inside a
 directory only regular files are read, and FIFOs, sockets and devices are
@@ -71,9 +72,10 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 		return err
 	}
 	report := diag.Report{
-		Diagnostics: append(in.Diagnostics, service.Validate(in.Services)...),
+		Diagnostics: in.Validate(),
 		Sources:     in.Sources,
 		Checked:     len(in.Services),
+		Endpoints:   len(in.Endpoints),
 		Skipped:     make(map[string]int, len(in.Skipped)),
 	}
 	for reason, n := range in.Skipped {

@@ -217,7 +217,7 @@ func TestPLS(t *testing.T) {
 			ipc(base+"-dynamic-0", "Dynamic", "", false),
 		},
 		"visibility": map[string]any{"subscriptions": []any{"*"}}, "autoApproval": map[string]any{"subscriptions": []any{"sub1"}},
-		"fqdns": []any{"a.example", "b.example"}, "enableProxyProtocol": true,
+		"fqdns": []any{"a.example", "b.example"}, "enableProxyProtocol": true, "alias": plan.Unknown,
 	}
 	if d := cmp.Diff(want, pls.Properties); d != "" {
 		t.Errorf("PLS properties (-want +got):\n%s", d)

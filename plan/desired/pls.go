@@ -113,6 +113,8 @@ func (b *builder) plsResource(info *svcInfo, fe *plan.Resource) *plan.Resource {
 			"autoApproval":                         map[string]any{"subscriptions": toAny(spec.autoApproval)},
 			"fqdns":                                toAny(spec.fqdns),
 			"enableProxyProtocol":                  spec.proxy,
+			// ARM assigns it; a consumer in another tenant connects by it.
+			"alias": plan.Unknown,
 		},
 		Owned: true,
 	}

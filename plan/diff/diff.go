@@ -40,7 +40,7 @@ func Diff(res *resolve.Resolved) (*Result, error) {
 	desired := plan.NewIndex(res.Desired).Entries
 	var copying []plan.Entry
 	for _, e := range desired {
-		if plan.HasMarker(e.R.Properties) && e.R.Kind() == plan.KindSecurityRule {
+		if plan.HasMarker(e.R.Properties) && (e.R.Kind() == plan.KindSecurityRule || e.R.Kind() == plan.KindARecord) {
 			copying = append(copying, e)
 			continue
 		}
@@ -70,11 +70,16 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 	want = d.resolveMarkers(want)
 	got, exists := d.res.Observed.Get(key)
 	if !exists {
+		reason := plan.ReasonServiceAdded
+		if want.Kind() == plan.KindPLSConnection {
+			reason = plan.ReasonApproveConnection // written only to approve it
+		}
 		d.changes[key] = &plan.Change{Actions: []plan.Action{plan.ActionCreate}, After: plan.WithoutAbsent(want),
-			Reason: plan.ReasonServiceAdded, Services: want.Services}
+			Reason: reason, Services: want.Services}
 		return
 	}
 	attrs := compareResource(want, got)
+	attrs = append(attrs, d.endpointAttrs(want, got, attrs)...)
 	if len(attrs) == 0 {
 		d.noop++
 		return
@@ -98,6 +103,12 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionAdopt}, plan.Merge(want, got), plan.ReasonServiceAdded
 	default:
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionUpdate}, plan.Merge(want, got), updateReason(want.Kind(), attrs)
+	}
+	if len(lostConnection(got)) > 0 && want.Kind() == plan.KindPrivateEndpoint {
+		c.Reason = plan.ReasonConnectionLost
+	}
+	if src, ok := copiedSource(want); ok && c.Has(plan.ActionUpdate) {
+		c.Reason, c.Cause = plan.ReasonSourceRecreated, src
 	}
 	d.changes[key] = c
 }

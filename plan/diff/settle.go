@@ -48,6 +48,8 @@ func (d *Result) settleReferrers(c *plan.Change) bool {
 		want, desired := d.res.Desired.Get(rk)
 		own := d.res.Ownership(rk)
 		switch {
+		case !(desired && own.Managed) && ref.Kind() == plan.KindPrivateEndpoint && c.ID().Kind == plan.KindPrivateLinkService:
+			continue // its connection goes with the PLS (ccm-semantics §8 "Deletion")
 		case desired && own.Managed && c.IsReplace():
 			d.replaceWith(rk, ref, d.resolveMarkers(want), target)
 		case !desired && own.Managed && ref.Kind() == plan.KindPrivateLinkService:

@@ -109,6 +109,7 @@ type fakeInput struct {
 
 func (f fakeInput) Changes() []*plan.Change            { return f.changes }
 func (f fakeInput) Blocked() []plan.Blocked            { return nil }
+func (f fakeInput) Awaiting() []plan.Awaiting          { return nil }
 func (f fakeInput) NoOp() int                          { return 0 }
 func (f fakeInput) Referrers(plan.Key) []plan.Key      { return nil }
 func (f fakeInput) Children(plan.Key) []*plan.Resource { return nil }

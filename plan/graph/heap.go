@@ -33,7 +33,10 @@ func (g *Graph) groupUnit(gr *group) unit {
 }
 
 // unitHeap orders ready writes: creates and updates before deletes (make
-// before break), then rank, then key, then delete before put.
+// before break), then rank (ascending for creates and updates, descending
+// for deletes: dependents go first, e.g. DNS records, links, zones, then
+// the private endpoint, its PLS, the frontend and the public IP, the order
+// HyperShift deletes in, arm-rules §4.3), then key, then delete before put.
 type unitHeap []unit
 
 func (h unitHeap) Len() int { return len(h) }
@@ -43,6 +46,9 @@ func (h unitHeap) Less(i, j int) bool {
 		return a.class < b.class
 	}
 	if a.rank != b.rank {
+		if a.class == 1 {
+			return a.rank > b.rank
+		}
 		return a.rank < b.rank
 	}
 	if a.key != b.key {

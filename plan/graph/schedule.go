@@ -33,6 +33,8 @@ type Input interface {
 	// Changes are the planned changes, sorted by key.
 	Changes() []*plan.Change
 	Blocked() []plan.Blocked
+	// Awaiting are the connections left for the PLS owner to approve.
+	Awaiting() []plan.Awaiting
 	NoOp() int
 }
 
@@ -59,7 +61,7 @@ func Schedule(in Input) (*plan.Plan, error) {
 		return nil, err
 	}
 	w := newWriter(in)
-	p := &plan.Plan{Blocked: in.Blocked(), NoOp: in.NoOp()}
+	p := &plan.Plan{Blocked: in.Blocked(), Awaiting: in.Awaiting(), NoOp: in.NoOp()}
 	for _, idx := range writes {
 		ops := make([]op, len(idx))
 		for i, n := range idx {

@@ -42,8 +42,13 @@ func (r fate) planRemovals() {
 		if !own.Deletable {
 			continue
 		}
-		if len(own.Services) > 0 && (!own.Foreign || r.scope.Prune) || len(own.Services) == 0 && own.Foreign && r.scope.Prune {
+		switch {
+		case len(own.Services) > 0 && !own.Foreign:
 			r.remove(e.Key, own.Services)
+		case own.Foreign && r.scope.Prune:
+			// Pruned: name the owners outside the input the tags give, so
+			// the plan groups the removal under them.
+			r.remove(e.Key, append(slices.Clone(own.Services), own.ForeignServices...))
 		}
 	}
 	r.settleRemovals()
@@ -112,6 +117,9 @@ func (r fate) settleReferrers(target plan.Key, keeps map[plan.Key]bool) bool {
 			continue
 		}
 		ref, _ := r.obs.Get(rk)
+		if droppedWithPLS(ref, target) {
+			continue
+		}
 		own := r.own[rk]
 		if _, desired := r.wanted.Get(rk); !desired && own.Managed && ref.Kind() == plan.KindPrivateLinkService {
 			r.remove(rk, append(own.Services, r.out.Remove[target]...))
@@ -257,4 +265,16 @@ func (r fate) removeUnusedSharedProbes() {
 			r.remove(e.Key, nil)
 		}
 	}
+}
+
+// droppedWithPLS reports a private endpoint whose connection to the PLS
+// target goes with it: a PLS delete deletes its connections first, whoever
+// owns the endpoints (ccm-semantics §8 "Deletion"); the endpoint stays,
+// Disconnected. An endpoint removed by the same plan is deleted first.
+func droppedWithPLS(ref *plan.Resource, target plan.Key) bool {
+	if ref.Kind() != plan.KindPrivateEndpoint {
+		return false
+	}
+	id, err := plan.ParseID(string(target))
+	return err == nil && id.Kind == plan.KindPrivateLinkService
 }

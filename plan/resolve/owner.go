@@ -128,13 +128,12 @@ func (o *Owners) Of(r *plan.Resource) Ownership {
 		// which CCM disables before placing a PLS in it (ccm-semantics §8
 		// "Subnet policy"); it never creates or deletes one.
 		return Ownership{Managed: true}
-	case plan.KindARecord, plan.KindVNetLink:
-		if zone, ok := o.parent(r); ok && r.Kind() == plan.KindARecord {
-			return o.byClusterTag(zone)
-		}
-		return o.byClusterTag(r)
+	case plan.KindARecord:
+		// Record sets have no tags: azsvc writes its owner tags into
+		// their metadata, so records of one zone can have different owners.
+		return o.byTags(plan.AsARecord(r).Metadata())
 	}
-	return o.byClusterTag(r)
+	return o.byTags(r.Tags)
 }
 
 func unmanaged(code plan.UnmanagedCode, value string) Ownership {
@@ -144,14 +143,6 @@ func unmanaged(code plan.UnmanagedCode, value string) Ownership {
 // SecurityGroups are the NSGs the plan reconciles: the cluster's and every
 // one the desired state writes.
 func (o *Owners) SecurityGroups() map[plan.Key]bool { return o.nsgs }
-
-func (o *Owners) parent(r *plan.Resource) (*plan.Resource, bool) {
-	pid, ok := r.ID.ParentID()
-	if !ok {
-		return nil, false
-	}
-	return o.observed.Get(pid.Key())
-}
 
 func (o *Owners) parentManaged(r *plan.Resource) bool {
 	pid, ok := r.ID.ParentID()
@@ -281,14 +272,14 @@ func (o *Owners) publicIP(r *plan.Resource) Ownership {
 	return own
 }
 
-// byClusterTag is the PLS rule (ccm-semantics §2.4), applied also to the
-// kinds CCM does not build (private endpoints, DNS zones and links).
-func (o *Owners) byClusterTag(r *plan.Resource) Ownership {
-	c, ok := plan.TagValue(r.Tags, plan.TagClusterName, plan.LegacyTagCluster)
+// byTags is the PLS rule (ccm-semantics §2.4), applied also to the kinds
+// CCM does not build (private endpoints, DNS zones, links and records).
+func (o *Owners) byTags(tags map[string]string) Ownership {
+	c, ok := plan.TagValue(tags, plan.TagClusterName, plan.LegacyTagCluster)
 	if !ok || !strings.EqualFold(strings.TrimSpace(c), o.scope.Cluster) {
 		return unmanaged(plan.UnmanagedUntagged, o.scope.Cluster)
 	}
-	owner, _ := plan.TagValue(r.Tags, plan.TagOwnerService, plan.TagService)
+	owner, _ := plan.TagValue(tags, plan.TagOwnerService, plan.TagService)
 	return o.managedFor(plan.SplitServices(owner))
 }
 

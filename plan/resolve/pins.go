@@ -47,6 +47,16 @@ func (r *resolver) findMissingPIPs() {
 	}
 }
 
+// collectionSubscription is the subscription of a collection key, "" when
+// it has none.
+func collectionSubscription(coll plan.Key) string {
+	parts := strings.Split(strings.Trim(string(coll), "/"), "/")
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[1]
+}
+
 // collectionGroup is the resource group named by a collection key.
 func collectionGroup(coll plan.Key) string {
 	parts := strings.Split(strings.Trim(string(coll), "/"), "/")

@@ -37,13 +37,13 @@ func ReadScope(desired *plan.State, scope plan.Scope) plan.ReadScope {
 	return rs
 }
 
+// addID adds where id lives, in its own subscription: a private endpoint
+// in a guest subscription is read there.
 func addID(rs *plan.ReadScope, id plan.ID, subnets map[plan.Key]plan.ID) {
 	if id.Kind == plan.KindSubnet {
 		subnets[id.Key()] = id
-		rs.AddVNet(plan.VNetRef{ResourceGroup: id.ResourceGroup, Name: id.Names[0]})
-		return
 	}
-	rs.Add(id.Kind, id.ResourceGroup)
+	rs.AddID(id)
 }
 
 // addRef adds what a reference names: a resource ID, or a collection of
@@ -54,6 +54,6 @@ func addRef(rs *plan.ReadScope, ref string, subnets map[plan.Key]plan.ID) {
 		return
 	}
 	if strings.HasSuffix(strings.ToLower(ref), "/"+strings.ToLower(plan.KindPublicIP.Segment())) {
-		rs.Add(plan.KindPublicIP, collectionGroup(plan.Key(ref)))
+		rs.AddIn(collectionSubscription(plan.Key(ref)), plan.KindPublicIP, collectionGroup(plan.Key(ref)))
 	}
 }

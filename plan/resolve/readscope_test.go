@@ -35,16 +35,31 @@ func TestReadScope(t *testing.T) {
 		plan.KindPrivateEndpoint:    {"MC_rg"},
 		plan.KindPrivateDNSZone:     {"MC_rg"},
 	}
-	if !reflect.DeepEqual(got.Groups, want) {
-		t.Errorf("groups = %v\nwant     %v", got.Groups, want)
+	// Groups carry their subscription; the configuration's have none (the
+	// target's), so they count once with the desired state's.
+	names := map[plan.Kind][]string{}
+	for k := range got.Groups {
+		for _, g := range got.GroupsOf(k, "sub") {
+			if g.Subscription != "sub" {
+				t.Errorf("group %+v of %s is not in the cluster's subscription", g, k)
+			}
+			names[k] = append(names[k], g.Name)
+		}
 	}
-	if len(got.VirtualNetworks) != 1 || got.VirtualNetworks[0].Name != "aks-vnet" {
-		t.Errorf("vnets = %v, want the cluster VNet once", got.VirtualNetworks)
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("groups = %v\nwant     %v", names, want)
+	}
+	if v := got.VNetsIn("sub"); len(v) != 1 || v[0].Name != "aks-vnet" {
+		t.Errorf("vnets = %v, want the cluster VNet once", v)
 	}
 	if len(got.Subnets) != 1 || got.Subnets[0].Name() != "PlsSubnet" {
 		t.Errorf("subnets = %v, want the PLS subnet as written", got.Subnets)
 	}
-	if g := got.AllGroups(); !reflect.DeepEqual(g, []string{"MC_rg", "PipRG", "ByoRG", "addrrg", "PlsRG"}) {
-		t.Errorf("all groups = %v", g)
+	var all []string
+	for _, g := range got.AllGroups("sub") {
+		all = append(all, g.Name)
+	}
+	if !reflect.DeepEqual(all, []string{"MC_rg", "PipRG", "ByoRG", "addrrg", "PlsRG"}) {
+		t.Errorf("all groups = %v", all)
 	}
 }

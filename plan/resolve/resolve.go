@@ -43,6 +43,9 @@ type Resolved struct {
 	Failed map[string]bool
 	// Blocked are the entries resolve already knows.
 	Blocked plan.Blocks
+	// Awaiting are the private endpoint connections left Pending for the
+	// PLS owner to approve (connection.go).
+	Awaiting []plan.Awaiting
 
 	owners *Owners
 	own    map[plan.Key]Ownership
@@ -85,10 +88,13 @@ func Resolve(desired, observed *plan.State, scope plan.Scope) (*Resolved, error)
 	r := newResolver(shared.desired, observed, scope)
 	r.failShared(shared.failures)
 	r.findMissingPIPs()
+	r.useExistingDNS()
 	if err := r.placeDesired(); err != nil {
 		return nil, err
 	}
+	r.settleEndpoints()
 	fate{r}.planRemovals()
+	r.planDNSRemovals()
 	if err := (&nsgMerge{resolver: r}).mergeNSGs(); err != nil {
 		return nil, err
 	}
@@ -106,6 +112,9 @@ type resolver struct {
 	pipIndex addrIndex
 	// failedAddrs are the pinned addresses no public IP has.
 	failedAddrs map[string]bool
+	// used are the desired DNS zones and links existing ones serve, and
+	// usedObserved those existing links (dns.go).
+	used, usedObserved map[plan.Key]bool
 }
 
 func newResolver(desired, observed *plan.State, scope plan.Scope) *resolver {
@@ -122,7 +131,7 @@ func newResolver(desired, observed *plan.State, scope plan.Scope) *resolver {
 		owners: owners, own: own,
 	}
 	return &resolver{out: out, wanted: desired, desList: des.Entries, obs: obs, scope: scope, own: own,
-		pipIndex: newAddrIndex(observed), failedAddrs: map[string]bool{}}
+		pipIndex: newAddrIndex(observed), failedAddrs: map[string]bool{}, used: map[plan.Key]bool{}, usedObserved: map[plan.Key]bool{}}
 }
 
 func (r *resolver) block(b plan.Blocked) { r.out.Blocked.Add(b) }
@@ -160,7 +169,7 @@ func (r *resolver) placeDesired() error {
 		if !want.Kind().Valid() {
 			return fmt.Errorf("desired resource %s: unknown kind %q", want.ID.String(), want.Kind())
 		}
-		if want.Kind() == plan.KindSecurityRule {
+		if want.Kind() == plan.KindSecurityRule || r.used[e.Key] {
 			continue
 		}
 		want = r.withPIPIDs(want)

@@ -1,5 +1,10 @@
 package service
 
+import (
+	"slices"
+	"strings"
+)
+
 // Diagnostic codes are stable: never renumber or reuse one. AZSVC0xxx are
 // input errors (the manifest cannot be read as a Service), AZSVC1xxx
 // annotation and field value errors, AZSVC2xxx cross-field errors, AZSVC3xxx
@@ -154,6 +159,12 @@ type Rule struct {
 
 // Rules lists every diagnostic code, sorted by code.
 func Rules() []Rule {
+	rules := append(serviceRules(), endpointRules()...)
+	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
+	return rules
+}
+
+func serviceRules() []Rule {
 	e, w := SeverityError, SeverityWarning
 	return []Rule{
 		{CodeMalformed, e, "malformed YAML or JSON"},

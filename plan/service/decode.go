@@ -67,9 +67,10 @@ type decoder struct {
 
 // docResult is what one document yields.
 type docResult struct {
-	services []*Service
-	diags    []Diagnostic
-	skipped  []SkipReason
+	services  []*Service
+	endpoints []*PrivateEndpoint
+	diags     []Diagnostic
+	skipped   []SkipReason
 }
 
 var yamlLineRe = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
@@ -168,6 +169,10 @@ func (d *decoder) object(c chunk, obj *yaml.Node) {
 		for _, item := range items.Content {
 			d.object(c, item)
 		}
+		return
+	}
+	if kind == EndpointKind && scalar(obj, "apiVersion") == EndpointAPIVersion {
+		d.endpoint(c, obj)
 		return
 	}
 	if kind != "Service" || scalar(obj, "apiVersion") != "v1" {

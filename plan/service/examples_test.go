@@ -117,7 +117,7 @@ func TestExamplesInvalid(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, d := range append(in.Diagnostics, Validate(in.Services)...) {
+			for _, d := range in.Validate() {
 				got = append(got, fmt.Sprintf("%s %d:%d", d.Code, d.Pos.Line, d.Pos.Column))
 			}
 			slices.Sort(want)

@@ -31,6 +31,9 @@ type Input struct {
 	// Services are the LoadBalancer Services CCM would reconcile, in input
 	// order.
 	Services []*Service
+	// Endpoints are the PrivateEndpoint objects (azsvc.io/v1alpha1), in
+	// input order.
+	Endpoints []*PrivateEndpoint
 	// Skipped counts documents that are not such Services, per reason.
 	Skipped map[SkipReason]int
 	// Diagnostics are input problems (malformed YAML, wrong field types,
@@ -91,6 +94,7 @@ func (in *Input) add(name string, data []byte) {
 	isJSON := strings.EqualFold(filepath.Ext(name), ".json")
 	for _, r := range decodeAll(name, data, splitDocuments(data, isJSON)) {
 		in.Services = append(in.Services, r.services...)
+		in.Endpoints = append(in.Endpoints, r.endpoints...)
 		in.Diagnostics = append(in.Diagnostics, r.diags...)
 		for _, reason := range r.skipped {
 			in.Skipped[reason]++
@@ -147,13 +151,16 @@ func (in *Input) finish() {
 		kept = append(kept, s)
 	}
 	in.Services = kept
+	in.dropDuplicateEndpoints()
 	SortDiagnostics(in.Diagnostics)
 }
 
 // Validate returns the input's own diagnostics together with Validate's
-// findings on its Services, sorted.
+// findings on its Services and ValidateEndpoints' on its PrivateEndpoints
+// (the cluster's subscription unknown), sorted.
 func (in *Input) Validate() []Diagnostic {
 	ds := append(slices.Clone(in.Diagnostics), Validate(in.Services)...)
+	ds = append(ds, ValidateEndpoints(in.Endpoints, in.Services, "")...)
 	SortDiagnostics(ds)
 	return ds
 }

@@ -177,7 +177,7 @@ func TestCredentialsAgainstLoopbackCloud(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := p.Read(context.Background(), plan.ReadScope{Groups: map[plan.Kind][]string{plan.KindSecurityGroup: {rg}}}); err != nil {
+			if _, err := p.Read(context.Background(), plan.ReadScope{Groups: map[plan.Kind][]plan.Group{plan.KindSecurityGroup: {{Name: rg}}}}); err != nil {
 				t.Fatalf("read through ARM: %v", err)
 			}
 			fc.mu.Lock()

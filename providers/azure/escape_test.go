@@ -118,7 +118,7 @@ func TestCraftedNamesStayInTheirSegment(t *testing.T) {
 		t.Errorf("the victim public IP changed: %+v", after)
 	}
 
-	_, err = p.Read(context.Background(), plan.ReadScope{Groups: map[plan.Kind][]string{plan.KindPublicIP: {".."}}})
+	_, err = p.Read(context.Background(), plan.ReadScope{Groups: map[plan.Kind][]plan.Group{plan.KindPublicIP: {{Name: ".."}}}})
 	if err == nil || len(rec.take()) != 0 {
 		t.Errorf("a read of group \"..\" was sent (err %v)", err)
 	}

@@ -236,7 +236,7 @@ func TestRetriesReadsNotWrites(t *testing.T) {
 
 func TestReadMissingGroupIsEmpty(t *testing.T) {
 	e := newEnv(t, emulator.Options{})
-	st, err := e.p.Read(context.Background(), plan.ReadScope{Groups: map[plan.Kind][]string{plan.KindLoadBalancer: {"no-such-group"}, plan.KindPrivateDNSZone: {"No-Such-Group"}}})
+	st, err := e.p.Read(context.Background(), plan.ReadScope{Groups: map[plan.Kind][]plan.Group{plan.KindLoadBalancer: {{Name: "no-such-group"}}, plan.KindPrivateDNSZone: {{Name: "No-Such-Group"}}}})
 	if err != nil {
 		t.Fatalf("read of a missing group: %v", err)
 	}

@@ -12,48 +12,64 @@ import (
 	"github.com/azsvc/azsvc/plan"
 )
 
-// Read lists every resource type in its resource groups and returns what it
-// found as observed state. It makes list calls only, never one GET per
-// resource: the number of reads grows with paging and with the number of
-// private DNS zones (links and A records are listed per zone), not with the
-// number of Services. A resource group that does not exist reads as empty.
+// Read lists every resource type in its resource groups, each with the
+// clients of the group's own subscription, and returns what it found as
+// observed state. It makes list calls only, never one GET per resource:
+// the number of reads grows with paging and with the number of private DNS
+// zones (links and A records are listed per zone), not with the number of
+// Services or private endpoints. A resource group that does not exist
+// reads as empty, and so does an optional one azsvc may not read.
 func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State, error) {
-	sub := scope.Subscription
-	if sub == "" {
-		sub = p.subscription
+	state := plan.NewState()
+	readers := map[string]*reader{}
+	readerFor := func(sub string) (*reader, error) {
+		if r := readers[strings.ToLower(sub)]; r != nil {
+			return r, nil
+		}
+		c, err := p.clientsFor(sub)
+		if err != nil {
+			return nil, err
+		}
+		r := &reader{c: c, state: state}
+		readers[strings.ToLower(sub)] = r
+		return r, nil
 	}
-	c, err := p.clientsFor(sub)
-	if err != nil {
-		return nil, err
-	}
-	r := &reader{c: c, state: plan.NewState()}
-	lists := map[plan.Kind]func(context.Context, string) error{
-		plan.KindLoadBalancer:       r.loadBalancers,
-		plan.KindPublicIP:           r.publicIPs,
-		plan.KindSecurityGroup:      r.securityGroups,
-		plan.KindPrivateLinkService: r.privateLinkServices,
-		plan.KindPrivateEndpoint:    r.privateEndpoints,
-		plan.KindPrivateDNSZone:     r.privateZones,
+	lists := map[plan.Kind]func(*reader, context.Context, string) error{
+		plan.KindLoadBalancer:       (*reader).loadBalancers,
+		plan.KindPublicIP:           (*reader).publicIPs,
+		plan.KindSecurityGroup:      (*reader).securityGroups,
+		plan.KindPrivateLinkService: (*reader).privateLinkServices,
+		plan.KindPrivateEndpoint:    (*reader).privateEndpoints,
+		plan.KindPrivateDNSZone:     (*reader).privateZones,
 	}
 	for _, k := range plan.ReadKinds {
-		for _, rg := range unique(scope.Groups[k]) {
-			if err := checkSegment("resource group", rg); err != nil {
+		for _, g := range scope.GroupsOf(k, p.subscription) {
+			if err := checkSegment("resource group", g.Name); err != nil {
 				return nil, err
 			}
-			if err := lists[k](ctx, rg); err != nil && !isGroupNotFound(err) {
+			r, err := readerFor(g.Subscription)
+			if err != nil {
+				return nil, err
+			}
+			err = lists[k](r, ctx, g.Name)
+			if err != nil && !isGroupNotFound(err) && !(g.Optional && isForbidden(err)) {
 				return nil, err
 			}
 		}
 	}
-	for _, v := range uniqueVNets(scope.VirtualNetworks) {
+	for _, v := range scope.VNetsIn(p.subscription) {
 		if err := errors.Join(checkSegment("resource group", v.ResourceGroup), checkSegment("virtual network", v.Name)); err != nil {
+			return nil, err
+		}
+		r, err := readerFor(v.Subscription)
+		if err != nil {
 			return nil, err
 		}
 		if err := r.subnets(ctx, v); err != nil {
 			return nil, err
 		}
 	}
-	return r.state, nil
+	return state, nil
 }
 
 type reader struct {
@@ -215,18 +231,11 @@ func (r *reader) subnets(ctx context.Context, v plan.VNetRef) error {
 	return err
 }
 
-// uniqueVNets drops unnamed and case-insensitively repeated VNets.
-func uniqueVNets(vnets []plan.VNetRef) []plan.VNetRef {
-	seen := map[string]bool{}
-	var out []plan.VNetRef
-	for _, v := range vnets {
-		k := strings.ToLower(v.ResourceGroup + "/" + v.Name)
-		if v.ResourceGroup != "" && v.Name != "" && !seen[k] {
-			seen[k] = true
-			out = append(out, v)
-		}
-	}
-	return out
+// isForbidden reports a read the credential may not make (another
+// tenant's or consumer's resource group).
+func isForbidden(err error) bool {
+	var re *azcore.ResponseError
+	return errors.As(err, &re) && (re.StatusCode == http.StatusForbidden || re.StatusCode == http.StatusUnauthorized)
 }
 
 func isGroupNotFound(err error) bool {

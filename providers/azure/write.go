@@ -85,6 +85,8 @@ func (w *writer) put(ctx context.Context, body []byte) (map[string]any, error) {
 		// merge): a subnet PUT replaces every property it omits.
 	case plan.KindPrivateDNSZone, plan.KindVNetLink:
 		how = dnsPut
+	case plan.KindPLSConnection:
+		return w.approveConnection(ctx, body)
 	case plan.KindARecord:
 		// Record set PUTs are synchronous (arm-rules §3.1).
 		resp, err := w.c.do(w.firstRequest(ctx), http.MethodPut, w.url(), body, http.StatusOK, http.StatusCreated)

@@ -68,6 +68,8 @@ type jsonSummary struct {
 	FailedStep   *jsonError   `json:"failed_step,omitempty"`
 	NotAttAddrs  []string     `json:"not_attempted_addresses"`
 	Outputs      []jsonOutput `json:"outputs"`
+	// Awaiting are private endpoints left Pending for the PLS owner.
+	Awaiting []string `json:"awaiting_approval"`
 }
 
 type jsonOutput struct {
@@ -117,7 +119,7 @@ func jsonSummaryOf(s *apply.Summary) *jsonSummary {
 		Applied: len(s.Applied), NotAttempted: len(s.NotAttempted),
 		Created: s.Created, Updated: s.Updated, Replaced: s.Replaced, Deleted: s.Deleted,
 		AppliedAddrs: nonNil(s.Applied), NotAttAddrs: nonNil(s.NotAttempted),
-		FailedStep: jsonFailure(s.Failed), Outputs: []jsonOutput{},
+		FailedStep: jsonFailure(s.Failed), Outputs: []jsonOutput{}, Awaiting: nonNil(s.Awaiting),
 	}
 	if s.Failed != nil {
 		out.Failed = 1

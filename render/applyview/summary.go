@@ -29,6 +29,7 @@ func (h *Human) summary(s *apply.Summary) {
 		h.printf("Apply stopped at the first failure. %d of %d writes applied.\n", applied, s.Steps)
 	}
 	h.outputs(s.Outputs)
+	h.awaiting(s.Awaiting)
 	if s.Outcome == apply.OutcomeComplete {
 		return
 	}
@@ -47,6 +48,18 @@ func (h *Human) outputs(outs []apply.Output) {
 	h.printf("\nAssigned by Azure:\n")
 	for _, o := range outs {
 		h.printf("  %s %s = %v\n", o.Address, o.Field, o.Value)
+	}
+}
+
+// awaiting names the private endpoints whose connection stays Pending: not
+// a failure, but nothing reaches them until the PLS owner approves.
+func (h *Human) awaiting(addrs []string) {
+	if len(addrs) == 0 {
+		return
+	}
+	h.printf("\nAwaiting approval by the PLS owner (the connection is Pending; traffic flows once it is approved):\n")
+	for _, a := range addrs {
+		h.printf("  %s\n", a)
 	}
 }
 

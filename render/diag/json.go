@@ -14,13 +14,14 @@ const FormatVersion = "1.0"
 // jsonReport is Terraform's `validate -json` envelope (ux-anchors §1.8)
 // plus azsvc's Service and skip counts.
 type jsonReport struct {
-	FormatVersion   string           `json:"format_version"`
-	Valid           bool             `json:"valid"`
-	ErrorCount      int              `json:"error_count"`
-	WarningCount    int              `json:"warning_count"`
-	ServicesChecked int              `json:"services_checked"`
-	Skipped         []Skip           `json:"skipped"`
-	Diagnostics     []jsonDiagnostic `json:"diagnostics"`
+	FormatVersion    string           `json:"format_version"`
+	Valid            bool             `json:"valid"`
+	ErrorCount       int              `json:"error_count"`
+	WarningCount     int              `json:"warning_count"`
+	ServicesChecked  int              `json:"services_checked"`
+	EndpointsChecked int              `json:"endpoints_checked,omitempty"`
+	Skipped          []Skip           `json:"skipped"`
+	Diagnostics      []jsonDiagnostic `json:"diagnostics"`
 }
 
 type jsonDiagnostic struct {
@@ -49,13 +50,14 @@ type jsonPos struct {
 func JSON(w io.Writer, r Report) error {
 	errs, warns := r.Counts()
 	out := jsonReport{
-		FormatVersion:   FormatVersion,
-		Valid:           errs == 0,
-		ErrorCount:      errs,
-		WarningCount:    warns,
-		ServicesChecked: r.Checked,
-		Skipped:         r.Skips(),
-		Diagnostics:     []jsonDiagnostic{},
+		FormatVersion:    FormatVersion,
+		Valid:            errs == 0,
+		ErrorCount:       errs,
+		WarningCount:     warns,
+		ServicesChecked:  r.Checked,
+		EndpointsChecked: r.Endpoints,
+		Skipped:          r.Skips(),
+		Diagnostics:      []jsonDiagnostic{},
 	}
 	src := newSourceIndex(r.Sources)
 	for _, d := range r.sorted() {

@@ -22,6 +22,8 @@ type Report struct {
 	Sources map[string][]byte
 	// Checked counts the Services that were validated.
 	Checked int
+	// Endpoints counts the PrivateEndpoint objects that were validated.
+	Endpoints int
 	// Skipped counts documents that were read but not validated, per reason
 	// ("not type LoadBalancer", "not a Service").
 	Skipped map[string]int
@@ -81,7 +83,11 @@ func (r Report) sorted() []service.Diagnostic {
 func Summary(r Report, st style.Style) string {
 	errs, warns := r.Counts()
 	var b strings.Builder
-	b.WriteString(plural(r.Checked, "Service") + " checked, ")
+	b.WriteString(plural(r.Checked, "Service"))
+	if r.Endpoints > 0 {
+		b.WriteString(" and " + plural(r.Endpoints, "private endpoint"))
+	}
+	b.WriteString(" checked, ")
 	errText, warnText := plural(errs, "error"), plural(warns, "warning")
 	if errs > 0 {
 		errText = st.BoldRed(errText)

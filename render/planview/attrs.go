@@ -3,6 +3,8 @@ package planview
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,6 +160,14 @@ func formatValue(v any) string {
 				return pid.Address()
 			}
 			return fmt.Sprintf("%q", id)
+		}
+		if plan.HasMarker(t) {
+			// JSON would print a value known only after apply as null.
+			parts := make([]string, 0, len(t))
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				parts = append(parts, fmt.Sprintf("%q: %s", k, formatValue(t[k])))
+			}
+			return "{" + strings.Join(parts, ", ") + "}"
 		}
 	case []any:
 		parts := make([]string, len(t))

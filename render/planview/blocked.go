@@ -40,6 +40,9 @@ func BlockedText(b plan.Blocked) string {
 			"(CCM fails the Service: use another port, or stop sharing the IP)", b.Other, ownerText(b.Owners), b.Group, b.Value)
 	case plan.BlockNSGRuleNotManaged:
 		return fmt.Sprintf("an NSG rule with this name exists and azsvc does not manage it (%s)", UnmanagedText(b.Why))
+	case plan.BlockNotVisible:
+		return fmt.Sprintf("private link service %s is not visible to subscription %s, so ARM refuses the connection "+
+			"(add the subscription to the PLS's azure-pls-visibility)", b.Other, b.Value)
 	case plan.BlockNodeIPsNotPlanned, plan.BlockNodeIPsLeft, plan.BlockNodeIPsPartial:
 		return fmt.Sprintf("the NSG rule for %s %s: with floating IP disabled its destinations are the node IPs, "+
 			"which backend pool %s does not show (a nodeIPConfiguration pool lists NICs); CCM adds them when it reconciles the Service",

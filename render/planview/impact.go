@@ -37,6 +37,8 @@ func replaceImpact(c *plan.Change) []string {
 		return []string{fmt.Sprintf("frontend %s (%s) is re-created, so traffic to it stops while it is rebuilt", b.Name(), frontendIP(b))}
 	case plan.KindPrivateLinkService:
 		return []string{plsImpact(b)}
+	case plan.KindPrivateEndpoint:
+		return []string{peReplaceImpact(c)}
 	}
 	if c.Cause != "" {
 		return nil // the cause says why
@@ -66,6 +68,10 @@ func deleteImpact(c *plan.Change) []string {
 		return []string{fmt.Sprintf("load balancer %s is deleted", b.Name())}
 	case plan.KindARecord:
 		return []string{fmt.Sprintf("DNS record %s is deleted, so its name stops resolving", b.Name())}
+	case plan.KindPrivateDNSZone:
+		return []string{fmt.Sprintf("private DNS zone %s is deleted, with every record left in it", b.Name())}
+	case plan.KindVNetLink:
+		return []string{fmt.Sprintf("virtual network %s stops resolving names in zone %s", valueText(b.Properties["virtualNetwork"]), b.ID.Names[0])}
 	}
 	return []string{fmt.Sprintf("%s is deleted", b.ID.Address())}
 }
@@ -156,4 +162,19 @@ func addressOf(k plan.Key) string {
 		return string(k)
 	}
 	return id.Address()
+}
+
+// peReplaceImpact: a new endpoint gets a new address, and its DNS records
+// are rewritten to it in the same plan.
+func peReplaceImpact(c *plan.Change) string {
+	b := c.Before
+	ip := plan.AsPrivateEndpoint(b).PrivateIP()
+	if ip == "" {
+		ip = "its address"
+	}
+	msg := fmt.Sprintf("private endpoint %s is re-created: %s changes, and the DNS records pointing at it follow; clients reconnect", b.Name(), ip)
+	if c.Reason == plan.ReasonConnectionLost {
+		msg += fmt.Sprintf(" (its connection is %s: only a new endpoint can ask the PLS owner again)", plan.AsPrivateEndpoint(b).Status())
+	}
+	return msg
 }

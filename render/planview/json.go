@@ -26,6 +26,8 @@ type jsonPlan struct {
 	Steps         []jsonStep           `json:"steps"`
 	Drift         []jsonChange         `json:"drift"`
 	Blocked       []jsonBlocked        `json:"blocked"`
+	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
+	PrivateLink   []Chain              `json:"private_link"`
 	Limits        []plan.Limit         `json:"limits"`
 	Diagnostics   []service.Diagnostic `json:"diagnostics"`
 }
@@ -52,6 +54,9 @@ type jsonARM struct {
 }
 
 type jsonService struct {
+	// Kind is "PrivateEndpoint" for a PrivateEndpoint object; empty for a
+	// Service.
+	Kind      string `json:"kind,omitempty"`
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
 }
@@ -84,7 +89,8 @@ func JSON(w io.Writer, in Input) error {
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
 		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
-		Blocked: blockedJSON(p.Blocked), Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
+		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), PrivateLink: nonNil(Chains(p)),
+		Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[*plan.Change]int{}
 	for i, c := range p.Changes {
@@ -125,8 +131,12 @@ func newJSONChange(order int, c *plan.Change) jsonChange {
 		AfterUnknown: [][]string{}, AttributeChanges: nonNil(c.Attributes), DependsOn: []string{},
 	}
 	for _, s := range c.Services {
-		ns, name := splitService(s)
-		jc.Services = append(jc.Services, jsonService{Namespace: ns, Name: name})
+		js := jsonService{}
+		if key, ok := plan.EndpointOf(s); ok {
+			js.Kind, s = "PrivateEndpoint", key
+		}
+		js.Namespace, js.Name = splitService(s)
+		jc.Services = append(jc.Services, js)
 	}
 	for _, k := range c.DependsOn {
 		if pid, err := plan.ParseID(string(k)); err == nil {
@@ -190,6 +200,15 @@ func blockedJSON(bs []plan.Blocked) []jsonBlocked {
 	out := make([]jsonBlocked, len(bs))
 	for i, b := range bs {
 		out[i] = jsonBlocked{Address: b.Address, Reason: BlockedText(b), Services: b.Services}
+	}
+	return out
+}
+
+func awaitingJSON(as []plan.Awaiting) []plan.Awaiting {
+	out := make([]plan.Awaiting, len(as))
+	for i, a := range as {
+		a.Services = nonNil(a.Services)
+		out[i] = a
 	}
 	return out
 }

@@ -300,6 +300,18 @@ func (m *markdown) findings() string {
 			fmt.Fprintf(&b, "- `%s`: %s\n", x.Address, escapeText(BlockedText(x)))
 		}
 	}
+	if p := m.in.Plan; len(p.Awaiting) > 0 {
+		b.WriteString("\n#### ⏳ Awaiting approval by the PLS owner\n\n")
+		for _, a := range p.Awaiting {
+			fmt.Fprintf(&b, "- `%s`: %s\n", a.Address, escapeText(AwaitingText(a)))
+		}
+	}
+	if chains := Chains(m.in.Plan); len(chains) > 0 {
+		b.WriteString("\n#### Private Link\n\n")
+		for _, ch := range chains {
+			fmt.Fprintf(&b, "- %s\n", escapeText(ch.Line()))
+		}
+	}
 	if p := m.in.Plan; len(p.Limits) > 0 {
 		b.WriteString("\n#### Limits above 80%\n\n| Limit | Resource | Used | Max |\n|---|---|---|---|\n")
 		for _, l := range p.Limits {

@@ -36,7 +36,9 @@ func Text(w io.Writer, in Input, st style.Style) error {
 			writeGroup(bw, g, in.Sources, st)
 		}
 	}
+	writeChains(bw, Chains(p), st)
 	writeBlocked(bw, p.Blocked, st)
+	writeAwaiting(bw, p.Awaiting, st)
 	writeDisruptive(bw, p.Changes, st)
 	writeLimits(bw, p.Limits, st)
 	fmt.Fprintf(bw, "\n%s\n", st.Bold(Summarize(p).Line()))
@@ -63,7 +65,8 @@ func writeDrift(w *bufio.Writer, drift []*plan.Change, st style.Style) {
 	fmt.Fprintf(w, "\n%s\n", st.Bold("Drift: owned resources differ from what the Services want"))
 	fmt.Fprintln(w, st.Dim("(azsvc keeps no prior state, so an edit made in Azure and a Service change look the same; apply puts them back)"))
 	for _, c := range drift {
-		fmt.Fprintf(w, "  %s %s\n", st.Yellow("~"), c.ID().Address())
+		sym := symbol(c.Actions)
+		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, sym), c.ID().Address())
 		for _, a := range c.Attributes {
 			fmt.Fprintf(w, "      %s: %s -> %s\n", displayPath(a.Path), formatValue(a.Before), formatValue(a.After))
 		}
@@ -79,10 +82,7 @@ func writeLegend(w *bufio.Writer, changes []*plan.Change, st style.Style) {
 }
 
 func writeGroup(w *bufio.Writer, g group, sources map[string]string, st style.Style) {
-	header := "# Service " + g.name
-	if g.name == sharedGroup {
-		header = "# Shared and cluster resources"
-	}
+	header := "# " + groupTitle(g.name)
 	if src := sources[g.name]; src != "" {
 		header += " (" + src + ")"
 	}
@@ -118,6 +118,26 @@ func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
 	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Blocked (azsvc will not do these):"))
 	for _, b := range blocked {
 		fmt.Fprintf(w, "  ! %s: %s\n", b.Address, BlockedText(b))
+	}
+}
+
+func writeChains(w *bufio.Writer, chains []Chain, st style.Style) {
+	if len(chains) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Bold("Private Link (Service → frontend → private link service → private endpoint → DNS):"))
+	for _, ch := range chains {
+		fmt.Fprintf(w, "  %s\n", ch.Line())
+	}
+}
+
+func writeAwaiting(w *bufio.Writer, awaiting []plan.Awaiting, st style.Style) {
+	if len(awaiting) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Awaiting approval by the PLS owner (apply succeeds; traffic flows once approved):"))
+	for _, a := range awaiting {
+		fmt.Fprintf(w, "  … %s: %s\n", a.Address, AwaitingText(a))
 	}
 }
 

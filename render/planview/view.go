@@ -53,13 +53,16 @@ type Summary struct {
 	// Blocked counts the changes azsvc will not make (plan.Plan.Blocked):
 	// ownership conflicts and desired resources that cannot be planned,
 	// such as a pinned IP or a PLS subnet that does not exist.
-	Blocked    int  `json:"blocked"`
+	Blocked int `json:"blocked"`
+	// Awaiting counts the private endpoint connections left Pending for
+	// the PLS owner to approve (plan.Plan.Awaiting): not changes.
+	Awaiting   int  `json:"awaiting_approval"`
 	HasChanges bool `json:"has_changes"`
 }
 
 // Summarize counts the changes of p; a replace counts once, as a replace.
 func Summarize(p *plan.Plan) Summary {
-	s := Summary{NoOp: p.NoOp, Blocked: len(p.Blocked)}
+	s := Summary{NoOp: p.NoOp, Blocked: len(p.Blocked), Awaiting: len(p.Awaiting)}
 	for _, c := range p.Changes {
 		s.add(c)
 	}
@@ -95,11 +98,15 @@ func (s Summary) Line() string { return s.line("above") }
 // with nothing to do but blocked entries must not claim that Azure matches
 // the Services.
 func (s Summary) line(where string) string {
+	awaiting := ""
+	if s.Awaiting > 0 {
+		awaiting = fmt.Sprintf(" %d awaiting approval by the PLS owner (see %s).", s.Awaiting, where)
+	}
 	if !s.HasChanges && s.Blocked > 0 {
-		return fmt.Sprintf("No changes can be made: %d blocked (see %s).", s.Blocked, where)
+		return fmt.Sprintf("No changes can be made: %d blocked (see %s).", s.Blocked, where) + awaiting
 	}
 	if !s.HasChanges {
-		return "No changes. Azure networking matches the Services."
+		return "No changes. Azure networking matches the Services." + awaiting
 	}
 	line := fmt.Sprintf("Plan: %d to create, %d to update, %d to replace, %d to delete", s.Create, s.Update, s.Replace, s.Delete)
 	if s.Adopt > 0 {
@@ -112,7 +119,7 @@ func (s Summary) line(where string) string {
 	if s.Blocked > 0 {
 		line += fmt.Sprintf(" %d blocked (see %s).", s.Blocked, where)
 	}
-	return line
+	return line + awaiting
 }
 
 // symbol maps actions to the plan symbol (ux-anchors §8.1).
@@ -176,8 +183,8 @@ func groups(changes []*plan.Change) []group {
 		g.changes = append(g.changes, c)
 	}
 	sort.Slice(names, func(i, j int) bool {
-		if (names[i] == sharedGroup) != (names[j] == sharedGroup) {
-			return names[j] == sharedGroup
+		if a, b := groupRank(names[i]), groupRank(names[j]); a != b {
+			return a < b
 		}
 		return names[i] < names[j]
 	})
@@ -186,6 +193,18 @@ func groups(changes []*plan.Change) []group {
 		out[i] = *byName[n]
 	}
 	return out
+}
+
+// groupRank orders groups: Services, then private endpoints (the consumer
+// side of their Private Link), then shared resources.
+func groupRank(name string) int {
+	switch _, endpoint := plan.EndpointOf(name); {
+	case name == sharedGroup:
+		return 2
+	case endpoint:
+		return 1
+	}
+	return 0
 }
 
 func groupName(services []string) string {

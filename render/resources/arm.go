@@ -40,13 +40,14 @@ func childCollections(k plan.Kind) []plan.Kind {
 }
 
 // ARM converts a state into ARM GET objects: top-level resources in kind
-// rank then key order, children inline in their parent's properties. A
-// child whose parent is not in the state is returned on its own.
+// rank then key order, inline children in their parent's properties. A
+// child with an endpoint of its own (a subnet, a DNS zone's links and
+// records) or whose parent is not in the state is returned on its own.
 func ARM(st *plan.State) []any {
 	children := map[plan.Key][]*plan.Resource{}
 	var tops []*plan.Resource
 	for _, r := range st.Resources() {
-		if pid, ok := r.ID.ParentID(); ok {
+		if pid, ok := r.ID.ParentID(); ok && r.Kind().Inline() {
 			if _, parentThere := st.Get(pid.Key()); parentThere {
 				children[pid.Key()] = append(children[pid.Key()], r)
 				continue

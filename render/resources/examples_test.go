@@ -58,6 +58,7 @@ func exampleState(t testing.TB, dir string, cfg *cluster.Config) (*plan.State, [
 		t.Fatal(err)
 	}
 	var svcs []*service.Service
+	var eps []*service.PrivateEndpoint
 	for _, f := range files {
 		if strings.Contains(filepath.Base(f), ".golden.") {
 			continue
@@ -68,8 +69,10 @@ func exampleState(t testing.TB, dir string, cfg *cluster.Config) (*plan.State, [
 		}
 		in := service.Decode(filepath.Base(f), data)
 		svcs = append(svcs, in.Services...)
+		eps = append(eps, in.Endpoints...)
 	}
-	st, _, diags := desired.Build(svcs, cfg)
+	st, scope, diags := desired.Build(svcs, cfg)
+	desired.Endpoints(st, &scope, eps, cfg)
 	return st, diags
 }
 

@@ -32,7 +32,7 @@ func Mermaid(w io.Writer, st *plan.State) error {
 	}
 	sort.Strings(svcs)
 	for _, s := range svcs {
-		g.declare("  ", g.id("svc:"+s), fmt.Sprintf("([\"Service %s\"])", escape(s)))
+		g.declare("  ", g.id("svc:"+s), fmt.Sprintf("([\"%s\"])", escape(ownerTitle(s))))
 	}
 	g.nodes(st, rs)
 	g.edges(st, rs)
@@ -61,7 +61,8 @@ func (g *graph) id(key string) string {
 // shown reports whether a kind is drawn as a node.
 func shown(k plan.Kind) bool {
 	switch k {
-	case plan.KindFrontend, plan.KindRule, plan.KindProbe, plan.KindPublicIP, plan.KindPrivateLinkService, plan.KindSecurityRule:
+	case plan.KindFrontend, plan.KindRule, plan.KindProbe, plan.KindPublicIP, plan.KindPrivateLinkService, plan.KindSecurityRule,
+		plan.KindPrivateEndpoint, plan.KindVNetLink, plan.KindARecord:
 		return true
 	}
 	return false
@@ -78,7 +79,7 @@ func (g *graph) nodes(st *plan.State, rs []*plan.Resource) {
 	}
 	for _, r := range rs {
 		switch {
-		case r.Kind() == plan.KindLoadBalancer || r.Kind() == plan.KindSecurityGroup:
+		case r.Kind() == plan.KindLoadBalancer || r.Kind() == plan.KindSecurityGroup || r.Kind() == plan.KindPrivateDNSZone:
 			g.add(fmt.Sprintf("  subgraph %s[\"%s %s\"]", g.id("group:"+string(r.Key())), kindLabel(r.Kind()), escape(r.Name())))
 			for _, c := range children[r.Key()] {
 				g.add("    " + g.node(c))
@@ -137,8 +138,42 @@ func (g *graph) edges(st *plan.State, rs []*plan.Resource) {
 			for _, s := range r.Services {
 				g.add(fmt.Sprintf("  %s -.-> %s", g.id("svc:"+s), g.id(string(r.Key()))))
 			}
+		case plan.KindPrivateEndpoint:
+			g.endpointEdges(st, r)
+		case plan.KindARecord:
+			for _, v := range plan.AsARecord(r).Addresses() {
+				if src, _, ok := plan.UnknownSource(v); ok {
+					g.add(fmt.Sprintf("  %s --> %s", g.id(string(src)), g.id(string(r.Key()))))
+				}
+			}
 		}
 	}
+}
+
+// endpointEdges draws owner --> endpoint and PLS --> endpoint (the
+// connection); a PLS outside the state becomes a node of its own.
+func (g *graph) endpointEdges(st *plan.State, r *plan.Resource) {
+	for _, s := range r.Services {
+		g.add(fmt.Sprintf("  %s --> %s", g.id("svc:"+s), g.id(string(r.Key()))))
+	}
+	var pls plan.Key
+	label := ""
+	switch t := plan.AsPrivateEndpoint(r).Target().(type) {
+	case string:
+		pls, label = plan.KeyOf(t), t
+		if id, err := plan.ParseID(t); err == nil {
+			label = id.Name()
+		}
+	default:
+		pls, _, _ = plan.UnknownSource(t)
+	}
+	if pls == "" {
+		return
+	}
+	if _, inState := st.Get(pls); !inState {
+		g.declare("  ", g.id(string(pls)), fmt.Sprintf("[/\"private link service %s (not managed)\"/]", escape(label)))
+	}
+	g.add(fmt.Sprintf("  %s -. connection .-> %s", g.id(string(pls)), g.id(string(r.Key()))))
 }
 
 // refEdge draws r --> target (or target --> r when reverse) for a

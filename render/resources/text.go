@@ -30,12 +30,20 @@ func Text(w io.Writer, st *plan.State, s style.Style) error {
 	for svc := range bySvc {
 		svcs = append(svcs, svc)
 	}
-	sort.Strings(svcs)
+	// Services first, then the PrivateEndpoints that consume their PLSs.
+	sort.Slice(svcs, func(i, j int) bool {
+		_, ei := plan.EndpointOf(svcs[i])
+		_, ej := plan.EndpointOf(svcs[j])
+		if ei != ej {
+			return ej
+		}
+		return svcs[i] < svcs[j]
+	})
 	for i, svc := range svcs {
 		if i > 0 {
 			tw.line(0, "")
 		}
-		tw.line(0, s.Bold("Service "+svc))
+		tw.line(0, s.Bold(ownerTitle(svc)))
 		tw.service(st, bySvc[svc])
 	}
 	return tw.err
@@ -117,8 +125,27 @@ func kindLabel(k plan.Kind) string {
 		return "virtual network"
 	case plan.KindSubnet:
 		return "subnet"
+	case plan.KindPrivateEndpoint:
+		return "private endpoint"
+	case plan.KindPLSConnection:
+		return "connection"
+	case plan.KindPrivateDNSZone:
+		return "private DNS zone"
+	case plan.KindVNetLink:
+		return "link"
+	case plan.KindARecord:
+		return "A record"
 	}
 	return string(k)
+}
+
+// ownerTitle names what owns resources: a Service, or a PrivateEndpoint
+// object (plan.EndpointOwner).
+func ownerTitle(owner string) string {
+	if key, ok := plan.EndpointOf(owner); ok {
+		return "Private endpoint " + key
+	}
+	return "Service " + owner
 }
 
 // topSummary is the short description after a top-level resource's name.

@@ -72,6 +72,12 @@ func (tw *textWriter) summary(r *plan.Resource) string {
 	case plan.KindSubnet:
 		// azsvc owns only this one field of a subnet (ccm-semantics §8).
 		text = "private link service network policies " + value(p["privateLinkServiceNetworkPolicies"]) + " (set before the PLS is created)"
+	case plan.KindVNetLink:
+		text = "virtual network " + value(p["virtualNetwork"]) + ", registration " + onOff(p["registrationEnabled"])
+	case plan.KindARecord:
+		text = fmt.Sprintf("-> %s, TTL %s", value(plan.AsARecord(r).Addresses()), value(p["ttl"]))
+	case plan.KindPLSConnection:
+		text = "approve the connection of private endpoint " + value(p["privateEndpoint"])
 	default:
 		return ""
 	}
@@ -150,6 +156,8 @@ func (tw *textWriter) details(r *plan.Resource) []string {
 		}
 	case plan.KindPrivateLinkService:
 		out = append(out, plsDetails(p)...)
+	case plan.KindPrivateEndpoint:
+		out = append(out, peDetails(r)...)
 	}
 	if len(r.Tags) > 0 {
 		out = append(out, "tags "+tagList(r.Tags))
@@ -199,4 +207,28 @@ func tagList(tags map[string]string) string {
 		parts[i] = k + "=" + tags[k]
 	}
 	return strings.Join(parts, ", ")
+}
+
+// peDetails: the subnet, the PLS it connects to and how.
+func peDetails(r *plan.Resource) []string {
+	pe := plan.AsPrivateEndpoint(r)
+	how := "automatic connection"
+	if pe.ConnectionList() == plan.ManualConnections {
+		how = "manual connection (the PLS owner approves it)"
+	}
+	target := pe.Target()
+	if src, field, ok := plan.UnknownSource(target); ok && field == plan.AliasField {
+		target = "the alias of " + src.Address() + " " + afterApply
+	} else if s, ok := target.(string); ok && strings.HasPrefix(s, "/subscriptions/") {
+		target = plan.KeyOf(s).Address()
+	}
+	return []string{"subnet " + value(r.Properties["subnet"]), fmt.Sprintf("%s to %s", how, value(target)),
+		"private IP " + orAfterApply(pe.PrivateIP())}
+}
+
+func orAfterApply(s string) string {
+	if s == "" {
+		return afterApply
+	}
+	return s
 }

@@ -169,3 +169,50 @@ func prepareRecordSet(c *writeCtx) *armError {
 	}
 	return nil
 }
+
+// validZoneName: a DNS name of labels of letters, digits, '-' and '_', at
+// most 63 characters each and 253 in all (zone names are not ARM names:
+// they may exceed 80 characters).
+func validZoneName(n string) bool {
+	if n == "" || len(n) > 253 {
+		return false
+	}
+	for _, l := range strings.Split(n, ".") {
+		if !validLabel(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// validRecordName: "@" (the apex), or labels as in a zone name where the
+// first may be the wildcard "*" (a record set named *.apps answers every
+// name under apps).
+func validRecordName(n string) bool {
+	if n == "@" {
+		return true
+	}
+	labels := strings.Split(n, ".")
+	if labels[0] == "*" {
+		labels = labels[1:]
+	}
+	for _, l := range labels {
+		if !validLabel(l) {
+			return false
+		}
+	}
+	return len(n) <= 253
+}
+
+func validLabel(l string) bool {
+	if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c != '-' && c != '_' && !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}

@@ -17,6 +17,15 @@ type kind struct {
 	onDelete  func(c *writeCtx) *armError // checks, and stages cascading writes
 	decorate  func(e *Emulator, body obj, r *http.Request)
 	children  map[string]*childSpec // inline children by path segment
+	validName func(string) bool     // nil: ARM's rule (validName); DNS names differ
+}
+
+// nameOK applies the kind's name rule.
+func (k *kind) nameOK(n string) bool {
+	if k.validName != nil {
+		return k.validName(n)
+	}
+	return validName(n)
 }
 
 // childSpec describes an inline child collection (properties[segment]).
@@ -67,10 +76,11 @@ func newKinds() map[string]*kind {
 		{armType: "Microsoft.Network/privateEndpoints", lro: lroNRP, prepare: preparePE, onDelete: deletePE, decorate: decoratePE},
 		{armType: "Microsoft.Network/networkInterfaces", readOnly: true},
 		{armType: "Microsoft.Network/privateDnsZones", lro: lroDNS, etag: bareTag, global: true,
-			prepare: prepareZone, onDelete: deleteZone, decorate: decorateZone},
+			prepare: prepareZone, onDelete: deleteZone, decorate: decorateZone, validName: validZoneName},
 		{armType: "Microsoft.Network/privateDnsZones/virtualNetworkLinks", lro: lroDNS, etag: quotedTag, global: true,
 			lowerName: true, prepare: prepareLink},
-		{armType: "Microsoft.Network/privateDnsZones/A", lro: lroNone, etag: bareTag, lowerName: true, prepare: prepareRecordSet},
+		{armType: "Microsoft.Network/privateDnsZones/A", lro: lroNone, etag: bareTag, lowerName: true, prepare: prepareRecordSet,
+			validName: validRecordName},
 	}
 	m := map[string]*kind{}
 	for _, k := range ks {

@@ -82,7 +82,7 @@ func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *addres
 	if err := checkPreconditions(r, old, id); err != nil {
 		return err
 	}
-	if !validName(a.name()) {
+	if !k.nameOK(a.name()) {
 		return badRequest("InvalidResourceName", "Resource name %s is invalid. The name can be up to 80 characters long. It must begin with a word character, and it must end with a word character or with '_'. The name may contain word characters or '.', '-', '_'.", a.name())
 	}
 	body, err := decodeBody(r)

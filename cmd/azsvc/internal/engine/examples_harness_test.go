@@ -29,7 +29,22 @@ func newExampleTarget(t testing.TB, in *Inputs, opts emulator.Options) *Target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := emu.Seed(append(resourceGroups(t, in), seed)...); err != nil {
+	bodies := append(resourceGroups(t, in), seed)
+	// Scenarios that need resources of their own (a guest VNet in another
+	// subscription) keep them in <scenario>/emulator-seed.json: seeded for
+	// every scenario, they only add resources the others never read.
+	own, err := filepath.Glob(filepath.Join(examples, "*", "emulator-seed.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range own {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, data)
+	}
+	if err := emu.Seed(bodies...); err != nil {
 		t.Fatal(err)
 	}
 	tg, err := EmulatorTarget(emu, in, "test emulator")
@@ -46,13 +61,13 @@ func resourceGroups(t testing.TB, in *Inputs) [][]byte {
 	t.Helper()
 	scope := ReadScopeOf(in)
 	groups := map[string]bool{}
-	for _, g := range scope.AllGroups() {
-		groups[g] = true
+	for _, g := range scope.AllGroups(in.Config.SubscriptionForIDs()) {
+		groups["/subscriptions/"+g.Subscription+"/resourceGroups/"+g.Name] = true
 	}
 	var out [][]byte
 	for _, g := range slices.Sorted(maps.Keys(groups)) {
 		body, err := json.Marshal(map[string]any{
-			"id":       "/subscriptions/" + in.Config.SubscriptionForIDs() + "/resourceGroups/" + g,
+			"id":       g,
 			"location": in.Config.Location,
 		})
 		if err != nil {

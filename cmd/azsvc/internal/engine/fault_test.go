@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
@@ -39,14 +40,19 @@ func faultCases() []faultCase {
 }
 
 // faultServices are six Services (three public, three internal, one of
-// them with a PLS): from empty, seven writes (three public IPs, two LBs,
-// the NSG, the PLS).
+// them with a PLS and a private endpoint in the guest subscription, manual
+// and approved by azsvc, with records in two zones): from empty, eighteen
+// writes (three public IPs, two LBs, the NSG, the PLS subnet, the PLS,
+// the endpoint, its approval, two zones, two links, four records).
 func faultServices() []byte {
 	g := newGenerator(6)
 	var svcs []*genService
 	for i := range 6 {
 		s := g.service()
-		s.internal, s.dual, s.pls = i >= 3, false, i == 5
+		s.internal, s.dual, s.pls, s.ep = i >= 3, false, i == 5, nil
+		if s.pls {
+			s.ep = &genEndpoint{manual: true, approve: true, own: true, shared: true}
+		}
 		svcs = append(svcs, s)
 	}
 	return manifests(svcs)
@@ -159,6 +165,8 @@ func faultOutcome(t *testing.T, res *apply.Result, err error, fc faultCase, k, s
 			t.Fatalf("process stop after step %d: err %v, %d applied", k+1, err, len(res.Applied))
 		}
 		return "cancelled"
+	case err == nil && fc.kind == emulator.FaultFailOperation && synchronous(res.Applied[k].Step):
+		return "sync" // no operation to fail: record sets and connection approvals answer at once
 	case err == nil:
 		if res.Applied[k].Attempts < 2 {
 			t.Fatalf("%s at step %d: the run succeeded without retrying step %d", fc.name, k+1, k+1)
@@ -169,4 +177,10 @@ func faultOutcome(t *testing.T, res *apply.Result, err error, fc faultCase, k, s
 	}
 	t.Fatalf("%s at step %d: unexpected result: %v", fc.name, k+1, err)
 	return ""
+}
+
+// synchronous reports a write ARM answers without a long-running operation
+// (arm-rules §3.1): a record set, a PLS connection approval.
+func synchronous(st *plan.Step) bool {
+	return st.Target.Kind == plan.KindARecord || st.Target.Kind == plan.KindPLSConnection
 }

@@ -19,6 +19,20 @@ type genService struct {
 	denyAll       bool // only with ranges
 	idle          int  // 0: annotation unset
 	pls           bool // internal only
+	ep            *genEndpoint
+}
+
+// genEndpoint is a PrivateEndpoint connecting to its Service's PLS from
+// the guest subscription (newMemTarget seeds its VNet). Generated PLSs do
+// not auto-approve that subscription: automatic connections stay Pending
+// unless approve is set.
+type genEndpoint struct {
+	manual, approve bool
+	// own: records api and *.apps in <svc>.internal; shared: a record
+	// <svc> in shared.internal; partner: a record <svc>-p in the unmanaged
+	// zone partner.internal (unowned seeds it).
+	own, shared, partner bool
+	ttl                  int // 0: default
 }
 
 type genPort struct {
@@ -63,7 +77,19 @@ func (g *generator) service() *genService {
 	}
 	s.dual = !s.internal && g.chance(0.15)
 	s.pls = s.internal && g.chance(0.3)
+	if s.pls && g.chance(0.6) {
+		s.ep = g.endpoint()
+	}
 	return s
+}
+
+func (g *generator) endpoint() *genEndpoint {
+	e := &genEndpoint{manual: g.chance(0.3), approve: g.chance(0.5)}
+	e.own, e.shared, e.partner = g.chance(0.6), g.chance(0.6), g.chance(0.3)
+	if g.chance(0.3) {
+		e.ttl = 60
+	}
+	return e
 }
 
 func (g *generator) ports() []genPort {
@@ -116,6 +142,31 @@ func (s *genService) yaml() string {
 	for _, p := range s.ports {
 		fmt.Fprintf(&b, "    - name: %s-%d\n      protocol: %s\n      port: %d\n      targetPort: %d\n      nodePort: %d\n",
 			strings.ToLower(p.proto), p.port, p.proto, p.port, p.port, p.nodePort)
+	}
+	if s.ep != nil && s.pls {
+		b.WriteString("---\n" + s.ep.yaml(s))
+	}
+	return b.String()
+}
+
+// yaml renders the endpoint of Service s.
+func (e *genEndpoint) yaml(s *genService) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "apiVersion: azsvc.io/v1alpha1\nkind: PrivateEndpoint\nmetadata:\n  name: %s\n  namespace: %s\n", s.name, s.ns)
+	fmt.Fprintf(&b, "spec:\n  service: %s\n  subnetID: %s\n  name: %s-pe\n  manualApproval: %v\n  approve: %v\n  dns:\n",
+		s.name, guestPESub, s.name, e.manual, e.approve)
+	ttl := ""
+	if e.ttl > 0 {
+		ttl = fmt.Sprintf(", ttl: %d", e.ttl)
+	}
+	if e.own {
+		fmt.Fprintf(&b, "    - {zone: %s.internal, records: [api, \"*.apps\"]%s}\n", s.name, ttl)
+	}
+	if e.shared {
+		fmt.Fprintf(&b, "    - {zone: shared.internal, records: [%s]%s}\n", s.name, ttl)
+	}
+	if e.partner {
+		fmt.Fprintf(&b, "    - {zone: %s, records: [%s-p]}\n", partnerZone, s.name)
 	}
 	return b.String()
 }

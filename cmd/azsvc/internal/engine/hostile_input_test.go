@@ -176,8 +176,8 @@ func applyHostile(t *testing.T, in *Inputs, what string) {
 		intended[strings.ToLower(st.Target.String())] = true
 	}
 	groups := map[string]bool{}
-	for _, g := range tg.Read.AllGroups() {
-		groups[strings.ToLower(g)] = true
+	for _, g := range tg.Read.AllGroups(in.Config.SubscriptionForIDs()) {
+		groups[strings.ToLower(g.Name)] = true
 	}
 	groups[strings.ToLower(in.Config.VnetRG())] = true
 	for _, r := range rec.requests() {

@@ -111,16 +111,27 @@ func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Inputs{Service: svc, Config: cfg, Notes: notes, SubscriptionKnown: known,
-		ConfigName: s.AzureConfig, ConfigData: data, Subscription: s.Subscription}
+	in := Build(svc, cfg, s.Prune)
+	in.Notes, in.SubscriptionKnown = notes, known
+	in.ConfigName, in.ConfigData, in.Subscription = s.AzureConfig, data, s.Subscription
+	return in, nil
+}
+
+// Build validates decoded input against cfg and builds its desired state:
+// Services first, then the PrivateEndpoints that connect to their private
+// link services.
+func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
+	in := &Inputs{Service: svc, Config: cfg}
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
+	in.Diagnostics = append(in.Diagnostics, service.ValidateEndpoints(svc.Endpoints, svc.Services, cfg.SubscriptionForIDs())...)
 	state, scope, refusals := desired.Build(svc.Services, cfg)
+	desired.Endpoints(state, &scope, svc.Endpoints, cfg)
 	in.Diagnostics = append(in.Diagnostics, refusals...)
 	service.SortDiagnostics(in.Diagnostics)
 	in.Desired, in.Scope = state, scope
-	in.Scope.Prune = s.Prune
-	return in, nil
+	in.Scope.Prune = prune
+	return in
 }
 
 func readConfig(s Settings) ([]byte, error) {

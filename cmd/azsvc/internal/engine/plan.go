@@ -22,6 +22,18 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", t.Describe(), err)
 	}
+	// With --prune, endpoints removed from the input are found through the
+	// connections of the PLSs azsvc manages: a second read of their groups.
+	more := resolve.ConnectedScope(observed, in.Scope, t.Read, t.Provider.Subscription())
+	if len(more.Groups) > 0 {
+		extra, err := t.Provider.Read(ctx, more)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", t.Describe(), err)
+		}
+		for k, r := range extra.All() {
+			observed.PutKey(k, r)
+		}
+	}
 	return PlanAgainst(in.Desired, observed, in.Scope)
 }
 

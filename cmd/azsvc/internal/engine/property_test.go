@@ -21,7 +21,7 @@ var (
 type transition func(g *generator, svcs []*genService) ([]*genService, string)
 
 func transitions() []transition {
-	return []transition{addServices, changeAnnotations, flipInternal, removeServices, addPLS}
+	return []transition{addServices, changeAnnotations, flipInternal, removeServices, addPLS, toggleEndpoint, changeEndpoint}
 }
 
 func addServices(g *generator, svcs []*genService) ([]*genService, string) {
@@ -66,7 +66,7 @@ func flipInternal(g *generator, svcs []*genService) ([]*genService, string) {
 	}
 	s := svcs[g.rng.IntN(len(svcs))]
 	s.internal = !s.internal
-	s.pls, s.dual = false, false
+	s.pls, s.dual, s.ep = false, false, nil
 	return svcs, fmt.Sprintf("%s/%s: internal %v", s.ns, s.name, s.internal)
 }
 
@@ -105,8 +105,57 @@ func limitPLS(svcs []*genService) []*genService {
 			n++
 			s.pls = n <= 4
 		}
+		if !s.pls {
+			s.ep = nil // an endpoint needs its Service's PLS
+		}
 	}
 	return svcs
+}
+
+// toggleEndpoint adds a PrivateEndpoint to a Service with a PLS, or
+// removes one (deleted with --prune, which the property test sets).
+func toggleEndpoint(g *generator, svcs []*genService) ([]*genService, string) {
+	for _, i := range g.rng.Perm(len(svcs)) {
+		s := svcs[i]
+		if !s.pls {
+			continue
+		}
+		if s.ep != nil {
+			s.ep = nil
+			return svcs, fmt.Sprintf("%s/%s: remove its endpoint", s.ns, s.name)
+		}
+		s.ep = g.endpoint()
+		return svcs, fmt.Sprintf("%s/%s: add endpoint %+v", s.ns, s.name, *s.ep)
+	}
+	return addPLS(g, svcs)
+}
+
+// changeEndpoint flips an endpoint's approval, manual connection (which
+// re-creates the endpoint) or DNS entries.
+func changeEndpoint(g *generator, svcs []*genService) ([]*genService, string) {
+	for _, i := range g.rng.Perm(len(svcs)) {
+		e := svcs[i].ep
+		if e == nil {
+			continue
+		}
+		switch g.rng.IntN(4) {
+		case 0:
+			e.approve = !e.approve
+		case 1:
+			e.manual = !e.manual
+		case 2:
+			e.own, e.partner = !e.own, !e.partner
+		default:
+			e.shared = !e.shared
+			if e.ttl == 0 {
+				e.ttl = 120
+			} else {
+				e.ttl = 0
+			}
+		}
+		return svcs, fmt.Sprintf("%s/%s: endpoint now %+v", svcs[i].ns, svcs[i].name, *e)
+	}
+	return toggleEndpoint(g, svcs)
 }
 
 // TestPropertyConverge drives random Service sets through plan and apply

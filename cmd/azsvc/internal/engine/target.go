@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
@@ -151,8 +152,8 @@ func SeedBaseline(emu *emulator.Emulator, in *Inputs) error {
 	}
 	// The resource groups Services name (PIP and PLS groups) exist in any
 	// real subscription they work in; create the missing ones here.
-	for _, rg := range read.AllGroups() {
-		if err := emu.EnsureBaseline(sub, rg, cfg.Location, "", "", nil, ""); err != nil {
+	for _, g := range read.AllGroups(sub) {
+		if err := emu.EnsureBaseline(g.Subscription, g.Name, cfg.Location, "", "", nil, ""); err != nil {
 			return fmt.Errorf("seed the local emulator: %w", err)
 		}
 	}
@@ -171,6 +172,11 @@ const (
 func baselineSubnets(cfg *cluster.Config, read plan.ReadScope) map[string]string {
 	names := map[string]bool{}
 	for _, id := range read.Subnets {
+		// Only the cluster VNet is the cluster's: a private endpoint's
+		// subnet in a guest VNet exists before azsvc runs, like that VNet.
+		if !strings.EqualFold(id.Names[0], cfg.VnetName) || !strings.EqualFold(id.Subscription, cfg.SubscriptionForIDs()) {
+			continue
+		}
 		if n := id.Name(); n != "" && n != cfg.SubnetName {
 			names[n] = true
 		}

@@ -16,7 +16,14 @@ type unowned struct {
 	bodies []string // PUT in order: public IPs, NSG, LB
 	puts   []string // the IDs the bodies are PUT at
 	ids    []string // resources and children whose bodies must not change
+	// seed holds a private DNS zone azsvc does not manage, in the guest
+	// subscription, with a link to the guest VNet and a record: generated
+	// endpoints write records of their own in it (partnerZone).
+	seed string
 }
+
+// partnerZone is the unmanaged zone of unowned.
+const partnerZone = "partner.internal"
 
 func newUnowned(cfg *cluster.Config) unowned {
 	base := fmt.Sprintf("/subscriptions/%s/resourceGroups/%s/providers/Microsoft.Network/",
@@ -46,10 +53,16 @@ func newUnowned(cfg *cluster.Config) unowned {
   "priority": 100, "direction": "Inbound", "access": "Allow", "protocol": "Tcp", "sourcePortRange": "*",
   "destinationPortRange": "22", "sourceAddressPrefix": "10.0.0.0/8", "destinationAddressPrefix": "*"}}]}}`,
 		nsg, cfg.Location, nsgRule)
+	zone := "/subscriptions/" + guestSub + "/resourceGroups/" + guestRG + "/providers/Microsoft.Network/privateDnsZones/" + partnerZone
+	link, record := zone+"/virtualNetworkLinks/partner-link", zone+"/A/www"
+	seed := fmt.Sprintf(`[{"id": %q, "location": "global", "tags": {"owner": "partner"}, "properties": {}},
+  {"id": %q, "location": "global", "properties": {"virtualNetwork": {"id": %q}, "registrationEnabled": false}},
+  {"id": %q, "properties": {"ttl": 3600, "aRecords": [{"ipv4Address": "10.9.9.9"}]}}]`, zone, link, guestVNet, record)
 	return unowned{
 		bodies: []string{pip(fePIP, "20.61.0.10"), pip(loosePIP, "20.61.0.11"), nsgBody, lbBody},
 		puts:   []string{fePIP, loosePIP, nsg, lb},
-		ids:    []string{fePIP, loosePIP, fe, probe, rule, nsgRule},
+		ids:    []string{fePIP, loosePIP, fe, probe, rule, nsgRule, zone, link, record},
+		seed:   seed,
 	}
 }
 
@@ -58,6 +71,9 @@ func (u unowned) create(t testing.TB, emu *emulator.Emulator) {
 	t.Helper()
 	for i, id := range u.puts {
 		putBody(t, emu, id, u.bodies[i])
+	}
+	if err := emu.Seed([]byte(u.seed)); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -15,6 +15,9 @@ func View(p *plan.Plan, in *Inputs, t *Target, files []string) planview.Input {
 	for _, s := range in.Service.Services {
 		sources[s.Key()] = s.Source.File
 	}
+	for _, ep := range in.Service.Endpoints {
+		sources[ep.Owner()] = ep.Source.File
+	}
 	return planview.Input{
 		Plan: p,
 		Header: planview.Header{
