@@ -8,20 +8,20 @@ import (
 )
 
 // Diagnostic codes for the reconcile errors that make CCM refuse a Service
-// (its EnsureLoadBalancer fails and nothing is changed for it). The
-// AZSVC3xxx range belongs to the desired-state builder.
+// (its EnsureLoadBalancer fails and nothing is changed for it). They are
+// registered with the other codes in plan/service (AZSVC4xxx).
 const (
-	CodeUnsupportedProtocol = "AZSVC3001" // §3 protocol
-	CodeSCTP                = "AZSVC3002" // §3 SCTP guard
-	CodeInvalidInteger      = "AZSVC3003" // §1.2 integer annotations, §1.3 #10
-	CodeProbeConfig         = "AZSVC3004" // §4 interval, threshold, probe port
-	CodeSourceRanges        = "AZSVC3005" // §5.2 both range groups set
-	CodeLoadBalancerIP      = "AZSVC3006" // §1.3 #22/#23 external pinned IP
-	CodePrivateLink         = "AZSVC3007" // §8 preconditions and NAT IPs
-	CodeAdditionalIPs       = "AZSVC3008" // §1.3 #19
-	CodeNoSubnet            = "AZSVC3009" // internal Service without a subnet
-	CodeLBSelection         = "AZSVC3010" // §7.6 multi-SLB
-	CodePortConflict        = "AZSVC3011" // §3 checkLoadBalancerResourcesConflicts
+	CodeUnsupportedProtocol = service.CodeRefuseProtocol
+	CodeSCTP                = service.CodeRefuseSCTP
+	CodeInvalidInteger      = service.CodeRefuseInteger
+	CodeProbeConfig         = service.CodeRefuseProbe
+	CodeSourceRanges        = service.CodeRefuseSourceRanges
+	CodeLoadBalancerIP      = service.CodeRefuseLoadBalancer
+	CodePrivateLink         = service.CodeRefusePrivateLink
+	CodeAdditionalIPs       = service.CodeRefuseAdditionalIPs
+	CodeNoSubnet            = service.CodeRefuseNoSubnet
+	CodeLBSelection         = service.CodeRefuseLBSelection
+	CodePortConflict        = service.CodeRefusePortConflict
 )
 
 // refusal collects the errors of one Service.

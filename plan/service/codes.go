@@ -8,7 +8,8 @@ import (
 // Diagnostic codes are stable: never renumber or reuse one. AZSVC0xxx are
 // input errors (the manifest cannot be read as a Service), AZSVC1xxx
 // annotation and field value errors, AZSVC2xxx cross-field errors, AZSVC3xxx
-// warnings (CCM accepts the input but does something surprising). Every
+// warnings (CCM accepts the input but does something surprising), AZSVC4xxx
+// plan-time refusals (refusal_codes.go). Every
 // diagnostic carries a one-line message and a hint with the fix.
 //
 //	code       severity  check                                              reference
@@ -79,6 +80,7 @@ import (
 //	AZSVC3016  warning   PLS setting without azure-pls-create                §8
 //	AZSVC3017  warning   setting for an IP family the Service lacks          §1.3 #22-#27
 //	AZSVC3020  warning   unknown key under a Service annotation prefix       §1
+//	AZSVC40xx  error     CCM's reconcile would fail (plan time)              refusal_codes.go
 const (
 	CodeMalformed        = "AZSVC0001"
 	CodeWrongType        = "AZSVC0002"
@@ -159,7 +161,7 @@ type Rule struct {
 
 // Rules lists every diagnostic code, sorted by code.
 func Rules() []Rule {
-	rules := append(serviceRules(), endpointRules()...)
+	rules := append(append(serviceRules(), endpointRules()...), refusalRules()...)
 	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
 	return rules
 }
@@ -239,7 +241,7 @@ func serviceRules() []Rule {
 
 // severityOf returns a code's severity (error for an unknown code).
 func severityOf(code string) Severity {
-	if code >= "AZSVC3000" {
+	if code >= "AZSVC3000" && code < "AZSVC4000" {
 		return SeverityWarning
 	}
 	return SeverityError
