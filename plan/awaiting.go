@@ -13,3 +13,13 @@ type Awaiting struct {
 	Status   string   `json:"status,omitempty"`
 	Services []string `json:"services"`
 }
+
+// AdoptedUID says that a Service without metadata.uid is planned under the
+// name prefix CCM used for it, found in ARM, rather than a derived one.
+type AdoptedUID struct {
+	Service string `json:"service"`
+	Prefix  string `json:"prefix"`
+	// Evidence are the addresses of the resources that carry the prefix or
+	// name the Service.
+	Evidence []string `json:"evidence"`
+}

@@ -118,6 +118,9 @@ type Plan struct {
 	// Awaiting lists private endpoint connections left Pending: the PLS
 	// owner must approve them. Not a change azsvc makes.
 	Awaiting []Awaiting
+	// Adopted are the Services without metadata.uid planned under the name
+	// prefix CCM used for them, found in ARM ("UID taken from Azure").
+	Adopted []AdoptedUID
 	// NoOp counts resources already as desired (including adopted ones).
 	NoOp int
 }

@@ -30,6 +30,10 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 		return err
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
+	if in.HasErrors() { // found with ARM's help: a UID Azure cannot tell (adoptUIDs)
+		reportDiagnostics(opts.IO, in)
+		return &reported{errInvalidInput}
+	}
 	// The plan goes to stderr under -o json, which keeps stdout JSON Lines.
 	planOut := opts.IO.Out
 	if opts.Output == "json" {

@@ -67,7 +67,9 @@ func TestValidateExamplesGolden(t *testing.T) {
 		}
 		var args []string
 		for _, m := range manifests {
-			if filepath.Base(filepath.Dir(m)) != "invalid" {
+			// exported-without-uid holds one set of Services twice, with
+			// and without UIDs (engine's TestAdoptUIDFromAzure).
+			if d := filepath.Base(filepath.Dir(m)); d != "invalid" && m != filepath.Join("examples", "exported-without-uid", "exported.yaml") {
 				args = append(args, "-f", m)
 			}
 		}

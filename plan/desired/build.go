@@ -78,6 +78,21 @@ func (b *builder) put(r *plan.Resource) *plan.Resource {
 // that do not want a load balancer (other types, a loadBalancerClass) are
 // skipped silently. cfg must have passed Validate.
 func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scope, []service.Diagnostic) {
+	return BuildWith(svcs, cfg, Options{})
+}
+
+// Options adjust a build with what ARM says about the Services.
+type Options struct {
+	// Prefixes maps a Service (namespace/name) without metadata.uid to the
+	// name prefix CCM used for it, found in ARM (plan/adopt).
+	Prefixes map[string]string
+	// Refused are Services left out like refused ones: their UID could
+	// not be told.
+	Refused map[string]bool
+}
+
+// BuildWith is Build with opts.
+func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*plan.State, plan.Scope, []service.Diagnostic) {
 	// A Service makes about six resources (frontend, PIP, rules and probes
 	// of two ports); sizing the indexes up front avoids rehashing them.
 	b := &builder{
@@ -98,7 +113,7 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 		refuse: func(d []service.Diagnostic) { b.diags = append(b.diags, d...) }}
 	seen := make(map[string]bool, len(svcs))
 	for _, s := range sortedServices(svcs) {
-		if !wantsLoadBalancer(s) || seen[s.Key()] {
+		if !wantsLoadBalancer(s) || seen[s.Key()] || opts.Refused[s.Key()] {
 			continue
 		}
 		seen[s.Key()] = true
@@ -106,7 +121,7 @@ func Build(svcs []*service.Service, cfg *cluster.Config) (*plan.State, plan.Scop
 			b.diags = append(b.diags, gaps...)
 			continue
 		}
-		info, diags := analyze(s, cfg)
+		info, diags := analyze(s, cfg, opts.Prefixes[s.Key()])
 		if len(diags) > 0 {
 			b.diags = append(b.diags, diags...)
 			continue

@@ -69,13 +69,15 @@ func wantsLoadBalancer(s *service.Service) bool {
 
 // analyze makes the per-Service decisions and reports the errors that make
 // CCM refuse the Service.
-func analyze(s *service.Service, cfg *cluster.Config) (*svcInfo, []service.Diagnostic) {
+func analyze(s *service.Service, cfg *cluster.Config, prefix string) (*svcInfo, []service.Diagnostic) {
 	r := &refusal{svc: s}
-	uid := ServiceUID(string(s.UID), cfg.ClusterName, s.Key())
+	if prefix == "" {
+		prefix = Prefix(ServiceUID(string(s.UID), cfg.ClusterName, s.Key()))
+	}
 	info := &svcInfo{
 		svc:         s,
 		key:         s.Key(),
-		prefix:      Prefix(uid),
+		prefix:      prefix,
 		internal:    s.InternalForLBChoice(),
 		families:    families(s),
 		floatingOff: s.FloatingIPDisabled(),

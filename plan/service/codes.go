@@ -80,6 +80,7 @@ import (
 //	AZSVC3016  warning   PLS setting without azure-pls-create                §8
 //	AZSVC3017  warning   setting for an IP family the Service lacks          §1.3 #22-#27
 //	AZSVC3020  warning   unknown key under a Service annotation prefix       §1
+//	AZSVC3030  warning   no UID, and internal frontends Azure cannot tie     §2.1
 //	AZSVC40xx  error     CCM's reconcile would fail (plan time)              refusal_codes.go
 const (
 	CodeMalformed        = "AZSVC0001"
@@ -150,6 +151,8 @@ const (
 	CodePLSWithoutCreate   = "AZSVC3016"
 	CodeFamilyIgnored      = "AZSVC3017"
 	CodeForeignAnnotation  = "AZSVC3020"
+	// CodeUIDUntied is raised at plan time by plan/adopt.
+	CodeUIDUntied = "AZSVC3030"
 )
 
 // Rule describes a diagnostic code.
@@ -236,6 +239,7 @@ func serviceRules() []Rule {
 		{CodePLSWithoutCreate, w, "Private Link Service setting without azure-pls-create"},
 		{CodeFamilyIgnored, w, "setting for an IP family the Service does not have"},
 		{CodeForeignAnnotation, w, "annotation the Azure cloud provider does not read"},
+		{CodeUIDUntied, w, "no metadata.uid, and Azure holds internal frontends it cannot tie to a Service"},
 	}
 }
 

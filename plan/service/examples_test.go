@@ -137,7 +137,10 @@ func TestExampleNamesUnique(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range in.Diagnostics {
-		if d.Code == CodeDuplicateService && !strings.HasSuffix(d.Pos.File, "invalid/duplicate.yaml") {
+		// exported-without-uid/exported.yaml repeats cluster.yaml without
+		// UIDs on purpose: the same Services as git and the cluster hold them.
+		if d.Code == CodeDuplicateService && !strings.HasSuffix(d.Pos.File, "invalid/duplicate.yaml") &&
+			!strings.HasSuffix(d.Pos.File, "exported-without-uid/exported.yaml") {
 			t.Errorf("%s: %s", d.Pos, d.Message)
 		}
 	}

@@ -16,6 +16,9 @@ const (
 	CodeRefuseNoSubnet      = "AZSVC4009" // internal Service without a subnet
 	CodeRefuseLBSelection   = "AZSVC4010" // §7.6 multi-SLB
 	CodeRefusePortConflict  = "AZSVC4011" // §3 checkLoadBalancerResourcesConflicts
+	// CodeRefuseUIDConflict: a Service without metadata.uid whose marks in
+	// ARM name two prefixes, or share one with another Service (plan/adopt).
+	CodeRefuseUIDConflict = "AZSVC4012"
 )
 
 func refusalRules() []Rule {
@@ -32,5 +35,6 @@ func refusalRules() []Rule {
 		{CodeRefuseNoSubnet, e, "CCM refuses: internal Service without a subnet"},
 		{CodeRefuseLBSelection, e, "CCM refuses: no load balancer can be selected"},
 		{CodeRefusePortConflict, e, "CCM refuses: port conflicts with another Service"},
+		{CodeRefuseUIDConflict, e, "UID cannot be taken from Azure: two candidates"},
 	}
 }

@@ -27,6 +27,7 @@ type jsonPlan struct {
 	Drift         []jsonChange         `json:"drift"`
 	Blocked       []jsonBlocked        `json:"blocked"`
 	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
+	Adopted       []plan.AdoptedUID    `json:"uids_from_azure"`
 	PrivateLink   []Chain              `json:"private_link"`
 	Limits        []plan.Limit         `json:"limits"`
 	Diagnostics   []service.Diagnostic `json:"diagnostics"`
@@ -89,7 +90,7 @@ func JSON(w io.Writer, in Input) error {
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
 		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
-		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), PrivateLink: nonNil(Chains(p)),
+		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[*plan.Change]int{}

@@ -294,6 +294,7 @@ func (m *markdown) findings() string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", d.Severity, d.Code, escapeCell(d.Pos.String()), escapeCell(d.Message))
 		}
 	}
+	adoptedMarkdown(&b, m.in.Plan.Adopted)
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {

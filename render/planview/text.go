@@ -27,6 +27,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 			fmt.Fprintln(bw, st.BoldRed("The plan below is not applyable: fix the errors above first."))
 		}
 	}
+	writeAdopted(bw, p.Adopted, st)
 	if len(p.Drift) > 0 {
 		writeDrift(bw, p.Drift, st)
 	}

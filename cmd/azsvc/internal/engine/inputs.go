@@ -72,6 +72,9 @@ type Inputs struct {
 	Diagnostics []service.Diagnostic
 	Desired     *plan.State
 	Scope       plan.Scope
+	// Adopted are the Services without metadata.uid planned under the
+	// names CCM used for them, found in ARM by Plan.
+	Adopted []plan.AdoptedUID
 	// ConfigName and ConfigData are azure.json's path and bytes as read;
 	// Subscription is azsvc's subscription setting. A saved plan records
 	// them (without the configuration's secrets).

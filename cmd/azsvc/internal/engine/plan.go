@@ -34,7 +34,13 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 			observed.PutKey(k, r)
 		}
 	}
-	return PlanAgainst(in.Desired, observed, in.Scope)
+	adoptUIDs(in, observed)
+	p, res, err := PlanAgainst(in.Desired, observed, in.Scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Adopted = in.Adopted
+	return p, res, nil
 }
 
 // PlanAgainst plans desired against an observed state already read.

@@ -120,6 +120,9 @@ func CheckSaved(ctx context.Context, saved *planfile.Plan, in *Inputs, t *Target
 	if err != nil {
 		return err
 	}
+	if in.HasErrors() { // a UID Azure no longer tells apart (adoptUIDs)
+		return &apply.StaleError{Changed: []apply.Drift{{Address: "inputs", Detail: "the recorded manifests no longer plan without errors"}}}
+	}
 	fresh := planfile.New(p, t.Describe(), nil, in.Scope, nil)
 	where := planfile.SameChanges(saved, fresh)
 	if where == "" {

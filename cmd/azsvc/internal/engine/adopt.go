@@ -1,0 +1,35 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/adopt"
+	"github.com/azsvc/azsvc/plan/desired"
+	"github.com/azsvc/azsvc/plan/service"
+)
+
+// adoptUIDs plans the Services without metadata.uid under the names CCM
+// gave them, found in what ARM holds (plan/adopt): without it, a manifest
+// exported without its UID would plan a second public IP and frontend
+// beside CCM's. It rebuilds the desired state only when ARM shows a
+// prefix other than the derived one, and refuses (an error diagnostic) a
+// Service whose marks name two prefixes. Calling it again with the same
+// observed state changes nothing.
+func adoptUIDs(in *Inputs, observed *plan.State) {
+	found := adopt.Find(in.Service.Services, observed, in.Config.ClusterName)
+	in.Adopted = found.Adopted
+	in.Diagnostics = slices.DeleteFunc(in.Diagnostics, func(d service.Diagnostic) bool {
+		return d.Code == service.CodeRefuseUIDConflict || d.Code == service.CodeUIDUntied
+	})
+	in.Diagnostics = append(in.Diagnostics, found.Diagnostics...)
+	service.SortDiagnostics(in.Diagnostics)
+	if len(found.Prefixes) == 0 && len(found.Refused) == 0 {
+		return
+	}
+	prune := in.Scope.Prune
+	state, scope, _ := desired.BuildWith(in.Service.Services, in.Config, desired.Options{Prefixes: found.Prefixes, Refused: found.Refused})
+	desired.Endpoints(state, &scope, in.Service.Endpoints, in.Config)
+	in.Desired, in.Scope = state, scope
+	in.Scope.Prune = prune
+}
