@@ -43,7 +43,7 @@ func (r fate) planRemovals() {
 			continue
 		}
 		if len(own.Services) > 0 && (!own.Foreign || r.scope.Prune) || len(own.Services) == 0 && own.Foreign && r.scope.Prune {
-			r.remove(e.Key, own.Services)
+			r.remove(e.Key, r.outsideServices(res, own))
 		}
 	}
 	r.settleRemovals()

@@ -106,6 +106,9 @@ type resolver struct {
 	pipIndex addrIndex
 	// failedAddrs are the pinned addresses no public IP has.
 	failedAddrs map[string]bool
+	// prefixOwners maps UID name prefixes to the Service outside the scope
+	// that tags name for them (outsideServices), built on first use.
+	prefixOwners map[string]string
 }
 
 func newResolver(desired, observed *plan.State, scope plan.Scope) *resolver {
