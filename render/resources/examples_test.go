@@ -16,6 +16,7 @@ import (
 	"github.com/azsvc/azsvc/plan/desired"
 	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/render/style"
 )
 
 const examplesDir = "../../examples"
@@ -114,5 +115,10 @@ func diagnosticsText(diags []service.Diagnostic) []byte {
 		lines = append(lines, fmt.Sprintf("%s: %s %s [%s] %s", d.Pos, d.Severity, d.Code, d.Service, d.Message))
 	}
 	sort.Strings(lines)
-	return []byte(strings.Join(lines, "\n") + "\n")
+	// Wrapped after sorting, so no golden line is over 200 columns.
+	var out []string
+	for _, l := range lines {
+		out = append(out, style.Wrap(l, style.Width, "    ")...)
+	}
+	return []byte(strings.Join(out, "\n") + "\n")
 }

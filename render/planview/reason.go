@@ -1,0 +1,40 @@
+package planview
+
+import "github.com/azsvc/azsvc/plan"
+
+// ReasonText says why a change is planned, without claiming more than
+// azsvc knows: with no record of what it wrote before (plan --since), an
+// owned resource that differs from what the Services ask for may have been
+// edited in the manifests or in Azure, and the words say only that it
+// differs (issue 16 "honest labels").
+func ReasonText(c *plan.Change) string {
+	switch c.Reason {
+	case plan.ReasonServiceAdded:
+		if c.Has(plan.ActionAdopt) {
+			return "built by CCM for a Service in the input: azsvc starts managing it"
+		}
+		if c.IsReplace() || c.Has(plan.ActionCreate) {
+			return "a Service in the input needs it"
+		}
+		return "a Service in the input starts using it"
+	case plan.ReasonServiceRemoved:
+		if c.IsDelete() {
+			return "no Service in the input needs it any more"
+		}
+		return "a Service stops using it"
+	case plan.ReasonAnnotationChanged:
+		return "differs from what the Service's annotations and the configuration ask for"
+	case plan.ReasonPortChanged:
+		return "a port differs from the Service's"
+	case plan.ReasonSourceRangesChanged:
+		return "its source ranges differ from the Service's"
+	case plan.ReasonRequiresReplacement:
+		if c.Cause != "" {
+			return "re-created because " + addressOf(c.Cause) + " is re-created"
+		}
+		return "a setting Azure cannot change in place differs"
+	case plan.ReasonNone:
+		return "no reason recorded"
+	}
+	return c.Reason.String()
+}
