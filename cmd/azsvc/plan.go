@@ -17,6 +17,11 @@ type planOptions struct {
 	DetailedExitcode bool
 	Out              string
 	Output           string
+	// Since is a saved plan whose record of what it would write the plan
+	// compares ARM with, to show drift.
+	Since string
+	// SummaryFile receives the whole plan as markdown.
+	SummaryFile string
 }
 
 func newPlanCmd(a *app, runF func(context.Context, *planOptions) error) *cobra.Command {
@@ -63,6 +68,9 @@ markdown (a pull request comment).`,
 	addTargetFlags(cmd, &opts.Target)
 	f := cmd.Flags()
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
-	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE")
+	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE and azsvc show FILE")
+	f.StringVar(&opts.Since, "since", "", "show drift: what changed outside azsvc since this saved plan (the one last applied) recorded it would write")
+	f.StringVar(&opts.SummaryFile, "summary-file", "", "also write the whole plan as markdown to this file (default with -o markdown: $GITHUB_STEP_SUMMARY, appended)")
+
 	return cmd
 }

@@ -28,10 +28,10 @@ type MarkdownOptions struct {
 	// Artifact is the saved plan file (plan --out): the footer's apply
 	// hint, and a place the full plan is.
 	Artifact string
-	// FullPlan names the other places the complete plan was written, such
-	// as "the job's step summary" or a --summary-file path. Only places
-	// actually written: a comment that leaves Services out points there.
-	FullPlan []string
+	// FullPlan names the other places the plan was written, such as the
+	// job's step summary or a --summary-file. Only places actually
+	// written: a comment that leaves something out points there.
+	FullPlan []Place
 	// RunURL links the CI run in the footer.
 	RunURL string
 }
@@ -44,14 +44,28 @@ type MarkdownOptions struct {
 // block. It never exceeds the budget: Services that do not fit are counted
 // per namespace instead, and the comment says where the full plan is.
 func Markdown(w io.Writer, in Input, opts MarkdownOptions) error {
-	if opts.Budget <= 0 {
-		opts.Budget = PRCommentBudget
-	}
-	out := newMarkdown(in, opts).fit()
+	out, _ := MarkdownText(in, opts)
 	if _, err := io.WriteString(w, out); err != nil {
 		return fmt.Errorf("write markdown: %w", err)
 	}
 	return nil
+}
+
+// MarkdownText is Markdown's text, and whether it holds the whole plan
+// (nothing was counted or cut to fit the budget).
+func MarkdownText(in Input, opts MarkdownOptions) (string, bool) {
+	if opts.Budget <= 0 {
+		opts.Budget = PRCommentBudget
+	}
+	return newMarkdown(in, opts).fit()
+}
+
+// Place is somewhere the plan was written for a comment to point at.
+type Place struct {
+	// Name is how the comment names it, e.g. "`summary.md`".
+	Name string
+	// Partial: it too had to leave part of the plan out.
+	Partial bool
 }
 
 type markdown struct {
@@ -236,19 +250,28 @@ func (m *markdown) footer() string {
 	return b.String()
 }
 
-// whereFull says where the complete plan is; never a place not written.
+// whereFull says where the complete plan is; never a place not written,
+// and never one that is not complete as such.
 func (m *markdown) whereFull() string {
-	var places []string
+	var full, partial []string
 	for _, p := range m.opts.FullPlan {
-		places = append(places, escapeText(p))
+		if p.Partial {
+			partial = append(partial, escapeText(p.Name))
+			continue
+		}
+		full = append(full, escapeText(p.Name))
 	}
 	if a := m.opts.Artifact; a != "" {
-		places = append(places, fmt.Sprintf("the saved plan `%s` (`azsvc show %s`)", a, a))
+		full = append(full, fmt.Sprintf("the saved plan `%s` (`azsvc show %s`)", a, a))
 	}
-	if len(places) == 0 {
-		return "Run `azsvc plan -o json`, or give `--summary-file FILE`, for the full plan."
+	text := "The full plan is in " + joinAnd(full) + "."
+	if len(full) == 0 {
+		text = "Run `azsvc plan -o json`, or give `--out FILE` and run `azsvc show FILE`, for the full plan."
 	}
-	return "The full plan is in " + joinAnd(places) + "."
+	if len(partial) > 0 {
+		text += " More of it than here is in " + joinAnd(partial) + "."
+	}
+	return text
 }
 
 func joinAnd(items []string) string {

@@ -28,19 +28,19 @@ func (l layout) cuts() bool { return l.keepDisruptive >= 0 || l.keepShared >= 0 
 // Steps 2 and 3 happen only for plans whose disruptive and shared changes
 // alone overflow the budget. Whatever is left out, the comment says so at
 // the top and says where the full plan is.
-func (m *markdown) fit() string {
+func (m *markdown) fit() (string, bool) {
 	all := layout{services: len(m.services), keepDisruptive: -1, keepShared: -1}
 	if text := m.render(all); m.length(text) <= m.opts.Budget {
-		return text
+		return text, true
 	}
 	for _, collapsed := range []bool{false, true} {
 		l := layout{keepDisruptive: -1, keepShared: -1, collapsed: collapsed}
 		if k, ok := m.mostServices(l); ok {
 			l.services = k
-			return m.render(l)
+			return m.render(l), false
 		}
 	}
-	return m.cutSections()
+	return m.cutSections(), false
 }
 
 // mostServices finds the most Services (in order) l fits with.

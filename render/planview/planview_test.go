@@ -183,7 +183,7 @@ func TestMarkdownNeverExceedsBudget(t *testing.T) {
 		t.Fatalf("fixture too small to test truncation: %d characters", utf8.RuneCount(full.Bytes()))
 	}
 	var b bytes.Buffer
-	opts := MarkdownOptions{Artifact: "plan.json", FullPlan: []string{"the job's step summary"}}
+	opts := MarkdownOptions{Artifact: "plan.json", FullPlan: []Place{{Name: "the job's step summary"}}}
 	if err := Markdown(&b, in, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestMarkdownNamesOnlyWrittenPlaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := b.String()
-	if !strings.Contains(got, "Run `azsvc plan -o json`, or give `--summary-file FILE`, for the full plan.") ||
+	if !strings.Contains(got, "Run `azsvc plan -o json`, or give `--out FILE` and run `azsvc show FILE`, for the full plan.") ||
 		strings.Contains(got, "saved plan") || strings.Contains(got, "step summary") || strings.Contains(got, "artifact") {
 		t.Errorf("comment points at a place that was not written:\n%.3000s", got)
 	}

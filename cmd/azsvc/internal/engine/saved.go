@@ -21,14 +21,16 @@ import (
 // updates, and that nobody edited the file (its checksum says that too).
 
 // Save writes p in its saved form (azsvc plan --out), readable by its
-// owner only: the sources, preconditions and target apply checks it with.
-func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target) (*planfile.Plan, error) {
+// owner only: the sources, preconditions and target apply checks it with,
+// and the record of what it leaves in Azure that a later plan --since
+// compares with; since names the saved plan p's drift was found against.
+func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target, since string) (*planfile.Plan, error) {
 	src, err := SourcesOf(in)
 	if err != nil {
 		return nil, err
 	}
 	saved := planfile.New(p, t.Describe(), InputHashes(in), in.Scope, planfile.Preconditions(p, res.Observed, res.Managed))
-	saved.Sources = src
+	saved.Sources, saved.Record, saved.Since = src, planfile.RecordOf(p, res), since
 	data, err := planfile.Marshal(saved)
 	if err != nil {
 		return nil, err
