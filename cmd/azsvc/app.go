@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -94,7 +95,7 @@ func outputFormats(command string) []string {
 		return []string{"text", "json", "sarif"}
 	case "render":
 		return []string{"text", "json", "yaml", "mermaid"}
-	case "plan":
+	case "plan", "show":
 		return []string{"text", "json", "markdown"}
 	case "apply", "version":
 		return []string{"text", "json"}
@@ -114,6 +115,10 @@ func (a *app) output(cmd *cobra.Command) (string, error) {
 		if out == v {
 			return out, nil
 		}
+	}
+	// Terraform's single-dash -out=FILE reads as -o ut=FILE.
+	if name, value, ok := strings.Cut(out, "="); ok && cmd.Flags().Lookup("o"+name) != nil {
+		return "", usageErrorf("unknown output format %q: use one of %s (did you mean --o%s %s?)", out, joinOr(allowed), name, value)
 	}
 	return "", usageErrorf("unknown output format %q: use one of %s", out, joinOr(allowed))
 }

@@ -42,7 +42,7 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		view.PlanID, md.Artifact = savedPlanID(saved), opts.Out
 		fmt.Fprintf(opts.IO.ErrOut, "Saved the plan to %s. To make exactly these changes, run:\n  azsvc apply %s\n", opts.Out, opts.Out)
 	}
-	if err := writePlanSummary(opts, view, &md); err != nil {
+	if err := writeSummary(opts.IO, opts.SummaryFile, opts.Output, view, &md); err != nil {
 		return err
 	}
 	if err := renderPlan(opts.IO.Out, opts.Output, view, md, opts.IO); err != nil {
@@ -57,12 +57,12 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	return nil
 }
 
-// writePlanSummary writes the whole plan to the summary file, when there
-// is one, and adds it to the places the comment names. A step summary
-// taken from the environment that cannot be written is a warning: the
-// comment then does not name it.
-func writePlanSummary(opts *planOptions, view planview.Input, md *planview.MarkdownOptions) error {
-	f, ok := chooseSummaryFile(opts.SummaryFile, opts.Output, os.LookupEnv)
+// writeSummary writes the whole plan to the summary file, when there is
+// one, and adds it to the places the comment names. A step summary taken
+// from the environment that cannot be written is a warning: the comment
+// then does not name it.
+func writeSummary(io *IOStreams, flag, format string, view planview.Input, md *planview.MarkdownOptions) error {
+	f, ok := chooseSummaryFile(flag, format, os.LookupEnv)
 	if !ok {
 		return nil
 	}
@@ -71,7 +71,7 @@ func writePlanSummary(opts *planOptions, view planview.Input, md *planview.Markd
 		if !f.implicit {
 			return err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "%s %s\n", opts.IO.ErrStyle().BoldYellow("warning:"), quote.Text(err.Error()))
+		fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().BoldYellow("warning:"), quote.Text(err.Error()))
 		return nil
 	}
 	md.FullPlan = append(md.FullPlan, place)

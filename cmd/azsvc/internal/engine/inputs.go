@@ -77,6 +77,8 @@ type Inputs struct {
 	// them (without the configuration's secrets).
 	ConfigName, Subscription string
 	ConfigData               []byte
+	// Files are the manifest arguments as given (Settings.Files).
+	Files []string
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -112,7 +114,7 @@ func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
 		return nil, err
 	}
 	in := &Inputs{Service: svc, Config: cfg, Notes: notes, SubscriptionKnown: known,
-		ConfigName: s.AzureConfig, ConfigData: data, Subscription: s.Subscription}
+		ConfigName: s.AzureConfig, ConfigData: data, Subscription: s.Subscription, Files: s.Files}
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
 	state, scope, refusals := desired.Build(svc.Services, cfg)

@@ -71,7 +71,7 @@ func SourcesOf(in *Inputs) (planfile.Sources, error) {
 	if err != nil {
 		return planfile.Sources{}, fmt.Errorf("%s: %w", in.ConfigName, err)
 	}
-	src := planfile.Sources{Config: planfile.Source{Name: in.ConfigName, Content: string(cfg)},
+	src := planfile.Sources{Files: in.Files, Config: planfile.Source{Name: in.ConfigName, Content: string(cfg)},
 		ClusterName: in.Config.ClusterName, Subscription: in.Subscription, Prune: in.Scope.Prune}
 	for _, name := range in.Service.Files {
 		src.Manifests = append(src.Manifests, planfile.Source{Name: name, Content: string(in.Service.Sources[name])})
@@ -97,7 +97,7 @@ func InputsFromSaved(saved *planfile.Plan, s Settings) (*Inputs, error) {
 		}
 		data = given
 	}
-	s.AzureConfig, s.ClusterName, s.Subscription, s.Prune = src.Config.Name, src.ClusterName, src.Subscription, src.Prune
+	s.AzureConfig, s.ClusterName, s.Subscription, s.Prune, s.Files = src.Config.Name, src.ClusterName, src.Subscription, src.Prune, src.Files
 	names := make([]string, len(src.Manifests))
 	files := make(map[string][]byte, len(src.Manifests))
 	for i, m := range src.Manifests {
