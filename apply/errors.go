@@ -83,7 +83,11 @@ type Drift struct {
 
 func (e *StaleError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "saved plan is stale: %d resource(s) changed since it was planned; run azsvc plan again", len(e.Changed))
+	what := "resources"
+	if len(e.Changed) == 1 {
+		what = "resource"
+	}
+	fmt.Fprintf(&b, "saved plan is stale: %d %s changed since it was planned; run azsvc plan again", len(e.Changed), what)
 	for _, d := range e.Changed {
 		fmt.Fprintf(&b, "\n  %s: %s", d.Address, d.Detail)
 	}

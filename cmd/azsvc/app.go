@@ -35,12 +35,15 @@ type globalOptions struct {
 // run executes one command line and returns the process exit code. It is
 // main without the process: tests call it with buffers.
 func run(ctx context.Context, a *app, args []string) int {
+	stdout := &countingWriter{w: a.io.Out}
+	a.io.Out = stdout
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
+
 	// The only untyped errors the root command itself returns are cobra's
 	// "unknown command" ones; flag errors are already usage errors.
 	var ue *usageError
@@ -49,6 +52,9 @@ func run(ctx context.Context, a *app, args []string) int {
 		err = &usageError{err: err}
 	}
 	code := exitCode(ctx, err)
+	if stdout.n == 0 {
+		writeMachineError(stdout, cmd.Name(), a.global.Output, code, err)
+	}
 	switch {
 	case code == exitInterrupted:
 		fmt.Fprintln(a.io.ErrOut, "azsvc: interrupted")

@@ -29,7 +29,7 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	view := engine.View(p, in, tg, opts.Files)
 	if opts.Since != "" {
 		if err := engine.SinceDrift(opts.Since, p, res, tg); err != nil {
-			return fmt.Errorf("%w: --since %s: %w", errInvalidInput, opts.Since, err)
+			return &invalidInput{fmt.Errorf("--since %s: %w", opts.Since, err)}
 		}
 		view.Since = opts.Since
 	}
