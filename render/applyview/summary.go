@@ -52,7 +52,7 @@ func (h *Human) outputs(outs []apply.Output) {
 	}
 	h.printf("\nAssigned by Azure:\n")
 	for _, o := range outs {
-		h.printf("  %s %s = %v\n", o.Address, o.Field, o.Value)
+		h.line(fmt.Sprintf("  %s %s = %v", o.Address, o.Field, o.Value))
 	}
 }
 
