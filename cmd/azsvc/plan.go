@@ -38,13 +38,27 @@ Only resources azsvc owns are changed; Services absent from the input are left
 alone unless --prune is given. Changes that interrupt traffic are listed in
 their own section.
 
+Drift: with --since PREVIOUS.json, the plan saved (plan --out) for the last
+apply, the plan lists what changed outside azsvc since: every resource that
+plan recorded it would write and that Azure now holds differently, with what
+changed. Without it there is no drift section: a resource that differs from
+the Services may have been edited in the manifests or in Azure, and the plan
+says only that it differs.
+
 Output formats: text (the default), json (a versioned plan document) and
-markdown (a pull request comment).`,
+markdown (a pull request comment of at most 60,000 characters: the summary
+first, every disruptive and shared change in full, then the Services by
+namespace; Services past the limit are counted per namespace, and the comment
+says where the whole plan is). The whole plan also goes, as markdown, to
+--summary-file, or with -o markdown to $GITHUB_STEP_SUMMARY when set.`,
 		Example: `  # Preview the changes for every Service under deploy/
   azsvc plan -f deploy/ --config azure.json
 
   # In CI: exit 2 when there are changes, and post the plan as a PR comment
-  azsvc plan -f deploy/ --detailed-exitcode -o markdown > comment.md
+  azsvc plan -f deploy/ --detailed-exitcode -o markdown --out plan.json > comment.md
+
+  # What changed in Azure since the plan last applied
+  azsvc plan -f deploy/ --since applied-plan.json
 
   # Save the plan, to apply exactly it later
   azsvc plan -f deploy/ --out plan.json
