@@ -308,3 +308,25 @@ func TestServicesInNaturalOrder(t *testing.T) {
 		t.Errorf("order %q, want %q", got, want)
 	}
 }
+
+// TestMarkdownHardLimitWithHugeFindings: findings are never cut by the
+// folding steps; when they alone overflow the budget the comment is cut at
+// a line, with an open fence closed, and says so.
+func TestMarkdownHardLimitWithHugeFindings(t *testing.T) {
+	in := hugePlan(t, 0, 30)
+	for i := range 400 {
+		in.Diagnostics = append(in.Diagnostics, service.Diagnostic{Code: "AZSVC3014", Severity: service.SeverityWarning,
+			Pos: service.Position{File: fmt.Sprintf("deploy/svc-%d.yaml", i), Line: 7, Column: 5}, Message: strings.Repeat("ignored setting ", 8)})
+	}
+	var b bytes.Buffer
+	if err := Markdown(&b, in, MarkdownOptions{Budget: 20000}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if n := utf8.RuneCountInString(got); n > 20000 {
+		t.Fatalf("%d characters over a 20000 budget", n)
+	}
+	if !strings.Contains(got, "**Cut here: the comment limit was reached.**") || strings.Count(got, "```")%2 != 0 {
+		t.Errorf("cut comment without its note or with an open fence:\n%s", got[max(0, len(got)-600):])
+	}
+}
