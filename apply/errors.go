@@ -52,7 +52,12 @@ func (e *Error) Error() string {
 		notes = append(notes, fmt.Sprintf("gave up after %d attempts", e.Step.Attempts))
 	}
 	if r := e.Result; r != nil {
-		notes = append(notes, fmt.Sprintf("%d of %d steps applied", len(r.Applied), len(r.Applied)+len(r.Failed)+len(r.NotAttempted)))
+		total := len(r.Applied) + len(r.Failed) + len(r.NotAttempted)
+		steps := "steps"
+		if total == 1 {
+			steps = "step"
+		}
+		notes = append(notes, fmt.Sprintf("%d of %d %s applied", len(r.Applied), total, steps))
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(notes, "; "))
@@ -78,7 +83,11 @@ type Drift struct {
 
 func (e *StaleError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "saved plan is stale: %d resource(s) changed since it was planned; run azsvc plan again", len(e.Changed))
+	what := "resources"
+	if len(e.Changed) == 1 {
+		what = "resource"
+	}
+	fmt.Fprintf(&b, "saved plan is stale: %d %s changed since it was planned; run azsvc plan again", len(e.Changed), what)
 	for _, d := range e.Changed {
 		fmt.Fprintf(&b, "\n  %s: %s", d.Address, d.Detail)
 	}

@@ -195,8 +195,10 @@ func addressOf(k plan.Key) string {
 	return string(k)
 }
 
-// outputs lists the top-level properties the planned step left to Azure
-// (plain Unknown) with the values ARM returned for them.
+// outputs lists the values Azure assigned in this step's write: the
+// top-level properties the planned body left to Azure (plain Unknown, or
+// one of plan.AssignedFields it does not set, such as a PLS alias) and a
+// PLS's dynamic NAT IPs, with the values ARM returned for them.
 func outputs(step *plan.Step, res *plan.Resource, children []*plan.Resource) []Output {
 	got := map[plan.Key]*plan.Resource{}
 	for _, r := range append([]*plan.Resource{res}, children...) {
@@ -209,14 +211,49 @@ func outputs(step *plan.Step, res *plan.Resource, children []*plan.Resource) []O
 		if planned == nil || got[planned.Key()] == nil {
 			continue
 		}
-		for _, field := range slices.Sorted(maps.Keys(planned.Properties)) {
-			v := planned.Properties[field]
-			if _, _, copied := plan.UnknownSource(v); !plan.IsUnknown(v) || copied {
-				continue
+		now := got[planned.Key()]
+		for _, field := range leftToAzure(planned) {
+			if v := now.Properties[field]; known(v) {
+				out = append(out, Output{Address: planned.ID.Address(), Field: field, Value: v})
 			}
-			if now := got[planned.Key()].Properties[field]; known(now) {
-				out = append(out, Output{Address: planned.ID.Address(), Field: field, Value: now})
-			}
+		}
+		if planned.Kind() == plan.KindPrivateLinkService {
+			out = append(out, natIPs(planned, now)...)
+		}
+	}
+	return out
+}
+
+// leftToAzure are the top-level properties of planned whose value Azure
+// assigns: plain Unknown, or an assigned field the body does not set.
+// Values copied from another resource (AfterApply) are not Azure's to
+// assign here.
+func leftToAzure(planned *plan.Resource) []string {
+	fields := map[string]bool{}
+	for field, v := range planned.Properties {
+		if _, _, copied := plan.UnknownSource(v); plan.IsUnknown(v) && !copied {
+			fields[field] = true
+		}
+	}
+	for _, field := range plan.AssignedFields(planned.Kind()) {
+		if v, set := planned.Properties[field]; !set || v == nil {
+			fields[field] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(fields))
+}
+
+// natIPs are the addresses Azure gave the PLS NAT IP configurations the
+// plan left dynamic.
+func natIPs(planned, now *plan.Resource) []Output {
+	assigned := map[string]string{}
+	for _, c := range plan.AsPrivateLinkService(now).NATIPConfigs() {
+		assigned[c.Name] = c.Address
+	}
+	var out []Output
+	for _, c := range plan.AsPrivateLinkService(planned).NATIPConfigs() {
+		if ip := assigned[c.Name]; c.Address == "" && ip != "" {
+			out = append(out, Output{Address: planned.ID.Address(), Field: "ipConfigurations[" + c.Name + "].privateIPAddress", Value: ip})
 		}
 	}
 	return out

@@ -111,7 +111,12 @@ type Plan struct {
 	Changes []*Change
 	// Steps are the ARM writes that carry Changes, in apply order.
 	Steps []*Step
-	// Drift lists owned resources changed outside azsvc.
+	// Drift lists owned resources changed outside azsvc since a previous
+	// plan recorded what it would write (plan --since): Actions say what
+	// happened outside (update or delete), Before is the record, After what
+	// ARM holds now (nil when deleted), Attributes go from one to the
+	// other. Empty unless such a record was given: nothing else tells an
+	// edit in Azure from an edit of the inputs.
 	Drift   []*Change
 	Blocked []Blocked
 	Limits  []Limit
@@ -132,21 +137,4 @@ type AttributeChange struct {
 	Before            any      `json:"before"`
 	After             any      `json:"after"`
 	ForcesReplacement bool     `json:"forces_replacement,omitempty"`
-}
-
-// Drift lists the in-place updates of existing owned resources that no
-// Service entering or leaving the plan explains: azsvc keeps no prior
-// state, so it cannot tell "the Service changed" from "someone edited
-// Azure"; applying the plan puts them back. A private endpoint whose
-// connection was rejected or removed is drift too, though only replacing
-// it repairs it.
-func Drift(changes []*Change) []*Change {
-	var out []*Change
-	for _, c := range changes {
-		if c.Has(ActionUpdate) && c.Reason != ReasonServiceAdded && c.Reason != ReasonServiceRemoved && c.Reason != ReasonSourceRecreated ||
-			c.Reason == ReasonConnectionLost {
-			out = append(out, c)
-		}
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -34,12 +35,15 @@ type globalOptions struct {
 // run executes one command line and returns the process exit code. It is
 // main without the process: tests call it with buffers.
 func run(ctx context.Context, a *app, args []string) int {
+	stdout := &countingWriter{w: a.io.Out}
+	a.io.Out = stdout
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
+
 	// The only untyped errors the root command itself returns are cobra's
 	// "unknown command" ones; flag errors are already usage errors.
 	var ue *usageError
@@ -48,6 +52,9 @@ func run(ctx context.Context, a *app, args []string) int {
 		err = &usageError{err: err}
 	}
 	code := exitCode(ctx, err)
+	if stdout.n == 0 {
+		writeMachineError(stdout, cmd.Name(), a.global.Output, code, err)
+	}
 	switch {
 	case code == exitInterrupted:
 		fmt.Fprintln(a.io.ErrOut, "azsvc: interrupted")
@@ -94,7 +101,7 @@ func outputFormats(command string) []string {
 		return []string{"text", "json", "sarif"}
 	case "render":
 		return []string{"text", "json", "yaml", "mermaid"}
-	case "plan":
+	case "plan", "show":
 		return []string{"text", "json", "markdown"}
 	case "apply", "version":
 		return []string{"text", "json"}
@@ -114,6 +121,10 @@ func (a *app) output(cmd *cobra.Command) (string, error) {
 		if out == v {
 			return out, nil
 		}
+	}
+	// Terraform's single-dash -out=FILE reads as -o ut=FILE.
+	if name, value, ok := strings.Cut(out, "="); ok && cmd.Flags().Lookup("o"+name) != nil {
+		return "", usageErrorf("unknown output format %q: use one of %s (did you mean --o%s %s?)", out, joinOr(allowed), name, value)
 	}
 	return "", usageErrorf("unknown output format %q: use one of %s", out, joinOr(allowed))
 }

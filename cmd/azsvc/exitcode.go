@@ -34,6 +34,12 @@ var (
 	errNotApproved    = errors.New("apply was not approved") // exit 1
 )
 
+// invalidInput is input azsvc cannot use, in its own words: exit 4.
+type invalidInput struct{ err error }
+
+func (e *invalidInput) Error() string   { return e.err.Error() }
+func (e *invalidInput) Unwrap() []error { return []error{e.err, errInvalidInput} }
+
 // reported marks an error the command already reported: run prints
 // nothing more, only the exit code tells.
 type reported struct{ err error }

@@ -65,6 +65,17 @@ for the cloud controller manager, these variables override azure.json:
 and the SDK's default chain reads the usual AZURE_* variables, among them
 AZURE_TOKEN_CREDENTIALS (dev, prod or one credential's name) to narrow it.
 
+CI (plan and show):
+
+  GITHUB_STEP_SUMMARY   with -o markdown and no --summary-file, the whole
+                        plan is appended to this file (GitHub Actions' job
+                        summary); the comment points there when it cannot
+                        hold every Service
+  GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID
+                        link the comment to the GitHub Actions run
+  SYSTEM_COLLECTIONURI, SYSTEM_TEAMPROJECT, BUILD_BUILDID
+                        link the comment to the Azure Pipelines run
+
 Colour:
 
   NO_COLOR          set and non-empty: never colour (https://no-color.org)

@@ -44,7 +44,8 @@ func isolateEnv(t *testing.T) {
 			t.Setenv(name, "")
 		}
 	}
-	for _, name := range []string{"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "TERM"} {
+	for _, name := range []string{"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "TERM",
+		stepSummaryEnv, "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID", "SYSTEM_COLLECTIONURI", "SYSTEM_TEAMPROJECT", "BUILD_BUILDID"} {
 		t.Setenv(name, "")
 	}
 }

@@ -17,6 +17,11 @@ type planOptions struct {
 	DetailedExitcode bool
 	Out              string
 	Output           string
+	// Since is a saved plan whose record of what it would write the plan
+	// compares ARM with, to show drift.
+	Since string
+	// SummaryFile receives the whole plan as markdown.
+	SummaryFile string
 }
 
 func newPlanCmd(a *app, runF func(context.Context, *planOptions) error) *cobra.Command {
@@ -34,13 +39,27 @@ alone unless --prune is given. Changes that interrupt traffic are listed in
 their own section. PrivateEndpoint objects in the input add private endpoints
 and their private DNS records (azsvc help private-endpoints).
 
+Drift: with --since PREVIOUS.json, the plan saved (plan --out) for the last
+apply, the plan lists what changed outside azsvc since: every resource that
+plan recorded it would write and that Azure now holds differently, with what
+changed. Without it there is no drift section: a resource that differs from
+the Services may have been edited in the manifests or in Azure, and the plan
+says only that it differs.
+
 Output formats: text (the default), json (a versioned plan document) and
-markdown (a pull request comment).`,
+markdown (a pull request comment of at most 60,000 characters: the summary
+first, every disruptive and shared change in full, then the Services by
+namespace; Services past the limit are counted per namespace, and the comment
+says where the whole plan is). The whole plan also goes, as markdown, to
+--summary-file, or with -o markdown to $GITHUB_STEP_SUMMARY when set.`,
 		Example: `  # Preview the changes for every Service under deploy/
   azsvc plan -f deploy/ --config azure.json
 
   # In CI: exit 2 when there are changes, and post the plan as a PR comment
-  azsvc plan -f deploy/ --detailed-exitcode -o markdown > comment.md
+  azsvc plan -f deploy/ --detailed-exitcode -o markdown --out plan.json > comment.md
+
+  # What changed in Azure since the plan last applied
+  azsvc plan -f deploy/ --since applied-plan.json
 
   # Save the plan, to apply exactly it later
   azsvc plan -f deploy/ --out plan.json
@@ -64,6 +83,9 @@ markdown (a pull request comment).`,
 	addTargetFlags(cmd, &opts.Target)
 	f := cmd.Flags()
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
-	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE")
+	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE and azsvc show FILE")
+	f.StringVar(&opts.Since, "since", "", "show drift: what changed outside azsvc since this saved plan (the one last applied) recorded it would write")
+	f.StringVar(&opts.SummaryFile, "summary-file", "", "also write the whole plan as markdown to this file (default with -o markdown: $GITHUB_STEP_SUMMARY, appended)")
+
 	return cmd
 }

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/planfile"
+	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/render/planview"
 )
@@ -25,15 +27,25 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	view := engine.View(p, in, tg, opts.Files)
+	if opts.Since != "" {
+		if err := engine.SinceDrift(opts.Since, p, res, tg); err != nil {
+			return &invalidInput{fmt.Errorf("--since %s: %w", opts.Since, err)}
+		}
+		view.Since = opts.Since
+	}
+	md := planview.MarkdownOptions{RunURL: ciRunURL(os.LookupEnv)}
 	if opts.Out != "" && !in.HasErrors() {
-		saved, err := engine.Save(opts.Out, p, res, in, tg)
+		saved, err := engine.Save(opts.Out, p, res, in, tg, view.Since)
 		if err != nil {
 			return err
 		}
-		view.PlanID = savedPlanID(saved)
+		view.PlanID, md.Artifact = savedPlanID(saved), opts.Out
 		fmt.Fprintf(opts.IO.ErrOut, "Saved the plan to %s. To make exactly these changes, run:\n  azsvc apply %s\n", opts.Out, opts.Out)
 	}
-	if err := renderPlan(opts.IO.Out, opts.Output, view, opts.IO); err != nil {
+	if err := writeSummary(opts.IO, opts.SummaryFile, opts.Output, view, &md); err != nil {
+		return err
+	}
+	if err := renderPlan(opts.IO.Out, opts.Output, view, md, opts.IO); err != nil {
 		return fmt.Errorf("write %s output: %w", opts.Output, err)
 	}
 	switch {
@@ -42,6 +54,27 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
 		return &reported{errChangesPresent}
 	}
+	return nil
+}
+
+// writeSummary writes the whole plan to the summary file, when there is
+// one, and adds it to the places the comment names. A step summary taken
+// from the environment that cannot be written is a warning: the comment
+// then does not name it.
+func writeSummary(io *IOStreams, flag, format string, view planview.Input, md *planview.MarkdownOptions) error {
+	f, ok := chooseSummaryFile(flag, format, os.LookupEnv)
+	if !ok {
+		return nil
+	}
+	place, err := f.write(view, *md)
+	if err != nil {
+		if !f.implicit {
+			return err
+		}
+		fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().BoldYellow("warning:"), quote.Text(err.Error()))
+		return nil
+	}
+	md.FullPlan = append(md.FullPlan, place)
 	return nil
 }
 
@@ -82,12 +115,12 @@ func joinClose(err, closeErr error) error {
 	return errors.Join(err, closeErr)
 }
 
-func renderPlan(w io.Writer, format string, view planview.Input, io *IOStreams) error {
+func renderPlan(w io.Writer, format string, view planview.Input, md planview.MarkdownOptions, io *IOStreams) error {
 	switch format {
 	case "json":
 		return planview.JSON(w, view)
 	case "markdown":
-		return planview.Markdown(w, view, planview.MarkdownOptions{})
+		return planview.Markdown(w, view, md)
 	}
 	return planview.Text(w, view, io.OutStyle())
 }

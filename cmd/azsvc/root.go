@@ -34,7 +34,7 @@ applies it one write at a time.`,
 	cmd.SetOut(a.io.Out)
 	cmd.SetErr(a.io.ErrOut)
 	cmd.SetVersionTemplate("azsvc version {{.Version}}\n")
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	cmd.SetFlagErrorFunc(flagError)
 
 	f := cmd.PersistentFlags()
 	f.StringVar(&a.global.SettingsFile, "settings", "", "azsvc settings file (default: ./"+defaultConfigName+" when present; env AZSVC_SETTINGS)")
@@ -51,6 +51,7 @@ applies it one write at a time.`,
 		newRenderCmd(a, nil),
 		newPlanCmd(a, nil),
 		newApplyCmd(a, nil),
+		newShowCmd(a, nil),
 		newVersionCmd(a, nil),
 		newEmulatorCmd(a),
 		newBenchFixtureCmd(a),

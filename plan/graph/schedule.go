@@ -83,7 +83,6 @@ func Schedule(in Input) (*plan.Plan, error) {
 		}
 	}
 	b.setDependsOn()
-	p.Drift = plan.Drift(p.Changes)
 	return p, nil
 }
 

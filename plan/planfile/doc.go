@@ -12,5 +12,7 @@
 // English; 1.1 writes the typed reason, cause and block codes instead (the
 // renderers word them); 2.0 adds the sources apply makes the plan again
 // from and a checksum of the file, both required: apply trusts no plan it
-// cannot make again and check, so 1.x files are refused.
+// cannot make again and check, so 1.x files are refused. 2.1 adds the
+// record of what the plan leaves in Azure (plan --since compares a later
+// ARM with it to find drift) and the drift the plan itself found.
 package planfile

@@ -8,7 +8,7 @@ import (
 )
 
 // FormatVersion is the format_version written.
-const FormatVersion = "2.0"
+const FormatVersion = "2.1"
 
 // Plan is the JSON form of a plan: the changes and steps, the
 // preconditions, the inputs' hashes and the target.
@@ -24,6 +24,13 @@ type Plan struct {
 	NoOp          int               `json:"no_op"`
 	// Sources are the inputs apply makes the plan again from.
 	Sources Sources `json:"sources"`
+	// Record is what the plan leaves in Azure once applied (RecordOf), for
+	// plan --since to tell later what changed outside azsvc.
+	Record []Resource `json:"record"`
+	// Since and Drift are what the plan found changed outside azsvc since
+	// the saved plan named Since (plan --since); show renders them.
+	Since string   `json:"since,omitempty"`
+	Drift []Change `json:"drift,omitempty"`
 	// Checksum is "sha256:" and the hash of the file written with an
 	// empty checksum (Marshal): a file changed afterwards is refused.
 	Checksum string `json:"checksum"`
@@ -78,13 +85,10 @@ func New(p *plan.Plan, target string, inputs map[string]string, scope plan.Scope
 	index := map[*plan.Change]int{}
 	for i, c := range p.Changes {
 		index[c] = i
-		sc := Change{Address: c.ID().Address(), Actions: c.Actions, Reason: c.Reason, Cause: string(c.Cause),
-			Disruptive: c.Disruptive, Services: c.Services, Attributes: encodeAttrs(c.Attributes)}
-		for _, k := range c.DependsOn {
-			sc.DependsOn = append(sc.DependsOn, string(k))
-		}
-		sc.Before, sc.After = savedPtr(c.Before), savedPtr(c.After)
-		s.Changes = append(s.Changes, sc)
+		s.Changes = append(s.Changes, savedChange(c))
+	}
+	for _, c := range p.Drift {
+		s.Drift = append(s.Drift, savedChange(c))
 	}
 	for _, st := range p.Steps {
 		ss := Step{Op: st.Op, Target: st.Target.String(), IfMatch: st.IfMatch, Body: savedPtr(st.Body)}
@@ -97,6 +101,16 @@ func New(p *plan.Plan, target string, inputs map[string]string, scope plan.Scope
 		s.Steps = append(s.Steps, ss)
 	}
 	return s
+}
+
+func savedChange(c *plan.Change) Change {
+	sc := Change{Address: c.ID().Address(), Actions: c.Actions, Reason: c.Reason, Cause: string(c.Cause),
+		Disruptive: c.Disruptive, Services: c.Services, Attributes: encodeAttrs(c.Attributes)}
+	for _, k := range c.DependsOn {
+		sc.DependsOn = append(sc.DependsOn, string(k))
+	}
+	sc.Before, sc.After = savedPtr(c.Before), savedPtr(c.After)
+	return sc
 }
 
 // Restore rebuilds the plan a saved plan describes, for apply.
@@ -119,7 +133,13 @@ func (s *Plan) Restore() (*plan.Plan, error) {
 		}
 		p.Steps = append(p.Steps, st)
 	}
-	p.Drift = plan.Drift(p.Changes)
+	for i, sc := range s.Drift {
+		c, err := sc.change()
+		if err != nil {
+			return nil, fmt.Errorf("saved plan drift %d (%s): %w", i, sc.Address, err)
+		}
+		p.Drift = append(p.Drift, c)
+	}
 	return p, nil
 }
 

@@ -15,6 +15,9 @@ import (
 // manifests as read, the cluster configuration without its secrets
 // (cluster.Redacted), and the settings that shape a plan.
 type Sources struct {
+	// Files are the manifest arguments as given (-f): how plan and show
+	// name the input.
+	Files     []string `json:"files,omitempty"`
 	Manifests []Source `json:"manifests"`
 	Config    Source   `json:"config"`
 	// ClusterName is CCM's --cluster-name the plan used.

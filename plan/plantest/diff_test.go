@@ -2,6 +2,7 @@ package plantest
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,7 +226,10 @@ func TestAdoptAddsMissingTagsOnly(t *testing.T) {
 	}
 }
 
-func TestUpdateComparesOnlyDesiredFieldsAndReportsDrift(t *testing.T) {
+// An owned resource that differs from the Services is an update, and not
+// drift: without a record of what azsvc wrote (plan --since), an edit in
+// Azure and an edit of the manifests look the same.
+func TestUpdateComparesOnlyDesiredFieldsAndClaimsNoDrift(t *testing.T) {
 	desired := world(svcA)
 	observed := observe(desired)
 	rk := plan.ChildID(lbID(false), plan.KindRule, svcA.prefix()+"-TCP-80").Key()
@@ -233,8 +237,8 @@ func TestUpdateComparesOnlyDesiredFieldsAndReportsDrift(t *testing.T) {
 	rule.Properties["idleTimeoutInMinutes"] = 30.0
 	rule.Properties["azureFilledField"] = "x"
 	p := mustDiff(t, desired, observed, scopeOf(false, svcA))
-	if len(p.Changes) != 1 || len(p.Drift) != 1 {
-		t.Fatalf("want one update reported as drift, got %d changes %d drift", len(p.Changes), len(p.Drift))
+	if len(p.Changes) != 1 || len(p.Drift) != 0 {
+		t.Fatalf("want one update and no drift, got %d changes %d drift", len(p.Changes), len(p.Drift))
 	}
 	c := p.Changes[0]
 	if len(c.Attributes) != 1 || strings.Join(c.Attributes[0].Path, ".") != "properties.idleTimeoutInMinutes" {
@@ -307,5 +311,37 @@ func TestLastFrontendRemovalDeletesLB(t *testing.T) {
 	}
 	if p.Steps[0].IfMatch != `W/"kubernetes-internal"` {
 		t.Errorf("IfMatch = %q", p.Steps[0].IfMatch)
+	}
+}
+
+// TestPrunedResourcesServeTheirService: --prune deletes the resources of a
+// Service outside the input under that Service, named by its public IP's
+// tag; an internal one, which has no tagged resource, is known only by
+// its name prefix and its deletes serve no Service.
+func TestPrunedResourcesServeTheirService(t *testing.T) {
+	internal := svc{name: "web/internal", uid: uid(9), internal: true, ports: []int{8080}}
+	observed := observe(world(svcA, svcB, internal))
+	p := mustDiff(t, world(svcA), observed, scopeOf(true, svcA))
+	ofB := 0
+	for _, c := range p.Changes {
+		if !c.IsDelete() {
+			continue
+		}
+		if slices.Equal(c.Services, []string{svcB.name}) {
+			ofB++
+		}
+		want := []string{svcB.name}
+		if strings.Contains(c.ID().Name(), internal.prefix()) {
+			want = nil
+		}
+		if c.ID().Kind == plan.KindLoadBalancer || c.ID().Kind == plan.KindBackendPool {
+			continue // the emptied internal LB serves whoever its children did
+		}
+		if !reflect.DeepEqual(c.Services, want) {
+			t.Errorf("%s serves %q, want %q", c.ID().Address(), c.Services, want)
+		}
+	}
+	if ofB < 5 { // public IP, frontend, two rules, two probes
+		t.Errorf("%d deletes serve %s, want its public IP, frontend, rules and probes", ofB, svcB.name)
 	}
 }

@@ -42,13 +42,8 @@ func (r fate) planRemovals() {
 		if !own.Deletable {
 			continue
 		}
-		switch {
-		case len(own.Services) > 0 && !own.Foreign:
-			r.remove(e.Key, own.Services)
-		case own.Foreign && r.scope.Prune:
-			// Pruned: name the owners outside the input the tags give, so
-			// the plan groups the removal under them.
-			r.remove(e.Key, append(slices.Clone(own.Services), own.ForeignServices...))
+		if len(own.Services) > 0 && (!own.Foreign || r.scope.Prune) || len(own.Services) == 0 && own.Foreign && r.scope.Prune {
+			r.remove(e.Key, r.outsideServices(res, own))
 		}
 	}
 	r.settleRemovals()

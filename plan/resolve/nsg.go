@@ -65,10 +65,14 @@ func (r *nsgMerge) releasedIPs() map[string][]string {
 			continue
 		}
 		fe := plan.AsFrontend(e.R)
-		add(fe.PrivateIP(), own.Services)
+		services := own.Services
+		if pruned {
+			services = r.outsideServices(e.R, own)
+		}
+		add(fe.PrivateIP(), services)
 		if pip, ok := r.obs.Get(plan.KeyOf(fe.PublicIPID())); ok {
 			if po := r.own[pip.Key()]; len(po.ForeignServices) == 0 || r.scope.Prune {
-				add(plan.AsPublicIP(pip).Address(), own.Services)
+				add(plan.AsPublicIP(pip).Address(), services)
 			}
 		}
 	}

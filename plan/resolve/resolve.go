@@ -115,6 +115,9 @@ type resolver struct {
 	// used are the desired DNS zones and links existing ones serve, and
 	// usedObserved those existing links (dns.go).
 	used, usedObserved map[plan.Key]bool
+	// prefixOwners maps UID name prefixes to the Service outside the scope
+	// that tags name for them (outsideServices), built on first use.
+	prefixOwners map[string]string
 }
 
 func newResolver(desired, observed *plan.State, scope plan.Scope) *resolver {

@@ -58,3 +58,8 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Closest returns the candidate nearest to s by edit distance when it is
+// near enough to be a plausible typo, as annotation keys are suggested;
+// the command line suggests flags with it too.
+func Closest(s string, candidates []string) (string, bool) { return closest(s, candidates) }

@@ -11,6 +11,7 @@ import (
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/quote"
+	"github.com/azsvc/azsvc/render/style"
 )
 
 // HumanOptions tune the human renderer.
@@ -65,7 +66,7 @@ func (h *Human) Event(e apply.Event) {
 		h.eta = e.ETA
 		h.milestone(e)
 	case apply.EventErrored:
-		h.printf("%s: %s failed after %s%s: %s\n", e.Address, v.ing, seconds(e.Elapsed), attempts(e.Attempt), failureText(e.Failure))
+		h.line(fmt.Sprintf("%s: %s failed after %s%s: %s", e.Address, v.ing, seconds(e.Elapsed), attempts(e.Attempt), failureText(e.Failure)))
 	case apply.EventSummary:
 		h.summary(e.Summary)
 	}
@@ -80,8 +81,8 @@ func (h *Human) progress(e apply.Event, v verbs) {
 		return
 	}
 	if e.RetryIn > 0 {
-		h.printf("%s: retrying in %s (attempt %d of %d) after %s\n",
-			e.Address, seconds(e.RetryIn), e.Attempt+1, e.MaxAttempts, failureText(e.Failure))
+		h.line(fmt.Sprintf("%s: retrying in %s (attempt %d of %d) after %s",
+			e.Address, seconds(e.RetryIn), e.Attempt+1, e.MaxAttempts, failureText(e.Failure)))
 		return
 	}
 	if period := e.Elapsed / h.opts.StillEvery; period > h.stills[e.Step] {
@@ -174,6 +175,14 @@ func failureText(f *apply.Failure) string {
 		return "<nil>"
 	}
 	return quote.Text(f.String())
+}
+
+// line prints one line of text, wrapped to style.Width: ARM's messages
+// quote whole resource IDs.
+func (h *Human) line(text string) {
+	for _, l := range style.Wrap(text, style.Width, "    ") {
+		h.printf("%s\n", l)
+	}
 }
 
 func (h *Human) printf(format string, args ...any) {

@@ -137,3 +137,18 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// WriteFailure writes the summary event of an apply that failed before it
+// ran (a saved plan refused, invalid input, a target that cannot be
+// reached): scripts reading the JSON Lines always get a summary, with the
+// outcome (outcome, e.g. "stale_plan"), the exit code and why.
+func WriteFailure(w io.Writer, at time.Time, outcome string, exitCode int, message string) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(struct {
+		jsonEvent
+		ExitCode int `json:"exit_code"`
+	}{jsonEvent{Type: string(apply.EventSummary), Timestamp: at.UTC().Format(time.RFC3339Nano),
+		Error: &jsonError{Message: message}, Summary: &jsonSummary{Outcome: outcome, AppliedAddrs: []string{},
+			NotAttAddrs: []string{}, Outputs: []jsonOutput{}}}, exitCode})
+}

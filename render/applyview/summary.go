@@ -1,6 +1,11 @@
 package applyview
 
-import "github.com/azsvc/azsvc/apply"
+import (
+	"fmt"
+
+	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/plan/quote"
+)
 
 // summary prints the closing report: counts, the values Azure assigned, and
 // when the run stopped early what was applied, what failed and what was not
@@ -20,13 +25,13 @@ func (h *Human) summary(s *apply.Summary) {
 		if s.Failed != nil {
 			what = s.Failed.Address
 		}
-		h.printf("Apply stopped: %s changed since it was planned. %d of %d writes applied.\n", what, applied, s.Steps)
+		h.printf("Apply stopped: %s changed since it was planned. %d of %d %s applied.\n", what, applied, s.Steps, plural(s.Steps, "write", "writes"))
 	case apply.OutcomeInterrupted:
-		h.printf("Apply interrupted. %d of %d writes applied.\n", applied, s.Steps)
+		h.printf("Apply interrupted. %d of %d %s applied.\n", applied, s.Steps, plural(s.Steps, "write", "writes"))
 	case apply.OutcomeFailed:
 		h.printf("Apply failed. Nothing was applied.\n")
 	default:
-		h.printf("Apply stopped at the first failure. %d of %d writes applied.\n", applied, s.Steps)
+		h.printf("Apply stopped at the first failure. %d of %d %s applied.\n", applied, s.Steps, plural(s.Steps, "write", "writes"))
 	}
 	h.outputs(s.Outputs)
 	h.awaiting(s.Awaiting)
@@ -35,7 +40,8 @@ func (h *Human) summary(s *apply.Summary) {
 	}
 	h.list("Applied", s.Applied)
 	if s.Failed != nil {
-		h.printf("\nFailed:\n  %s: %s\n", s.Failed.Address, s.Failed)
+		h.printf("\nFailed:\n")
+		h.line(fmt.Sprintf("  %s: %s", s.Failed.Address, quote.Text(s.Failed.String())))
 	}
 	h.list("Not attempted", s.NotAttempted)
 	h.printf("\n%s\n", nextStep(s.Outcome))
@@ -47,7 +53,7 @@ func (h *Human) outputs(outs []apply.Output) {
 	}
 	h.printf("\nAssigned by Azure:\n")
 	for _, o := range outs {
-		h.printf("  %s %s = %v\n", o.Address, o.Field, o.Value)
+		h.line(fmt.Sprintf("  %s %s = %v", o.Address, o.Field, o.Value))
 	}
 }
 

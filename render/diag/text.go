@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/service"
@@ -42,11 +43,19 @@ func writeTextDiagnostic(w *bufio.Writer, d service.Diagnostic, line []byte, hav
 	case service.SeverityWarning:
 		paint = st.BoldYellow
 	}
-	label := paint(string(d.Severity))
+	label, plainLabel := paint(string(d.Severity)), string(d.Severity)
 	if d.Code != "" {
 		label += st.Bold("[" + d.Code + "]")
+		plainLabel += "[" + d.Code + "]"
 	}
-	fmt.Fprintf(w, "%s: %s: %s\n", st.Bold(location(d.Pos)), label, st.Bold(quote.Text(d.Message)))
+	// A long message goes on indented lines after the first, so no line is
+	// wider than style.MaxColumns; the first keeps the compiler form.
+	prefix := location(d.Pos) + ": " + plainLabel + ": "
+	lines := wrapAfter(prefix, quote.Text(d.Message), "    ")
+	fmt.Fprintf(w, "%s: %s: %s\n", st.Bold(location(d.Pos)), label, st.Bold(lines[0]))
+	for _, l := range lines[1:] {
+		fmt.Fprintln(w, st.Bold(l))
+	}
 
 	gutterWidth := len(strconv.Itoa(d.Pos.Line))
 	if haveLine {
@@ -58,8 +67,25 @@ func writeTextDiagnostic(w *bufio.Writer, d service.Diagnostic, line []byte, hav
 		}
 	}
 	if d.Hint != "" {
-		fmt.Fprintf(w, "%s %s %s\n", strings.Repeat(" ", gutterWidth+1), st.Blue("="), st.Cyan("hint: "+quote.Text(d.Hint)))
+		pad := strings.Repeat(" ", gutterWidth+1)
+		lines := wrapAfter(pad+" = ", "hint: "+quote.Text(d.Hint), pad+"   ")
+		fmt.Fprintf(w, "%s %s %s\n", pad, st.Blue("="), st.Cyan(lines[0]))
+		for _, l := range lines[1:] {
+			fmt.Fprintln(w, st.Cyan(l))
+		}
 	}
+}
+
+// wrapAfter wraps text written after prefix to style.MaxColumns: the
+// first line returned is what follows prefix, the others start with indent.
+func wrapAfter(prefix, text, indent string) []string {
+	n := utf8.RuneCountInString(prefix)
+	if n >= style.MaxColumns/2 {
+		return []string{text} // a pathological file name: keep the compiler form
+	}
+	lines := style.Wrap(strings.Repeat("x", n)+text, style.MaxColumns, indent)
+	lines[0] = string([]rune(lines[0])[n:])
+	return lines
 }
 
 // location prints a position the way compilers do; a diagnostic about the

@@ -36,7 +36,9 @@ func writeAdopted(w *bufio.Writer, adopted []plan.AdoptedUID, st style.Style) {
 			fmt.Fprintf(w, "  … and %d more Services (-o json lists them all)\n", len(adopted)-i)
 			break
 		}
-		fmt.Fprintf(w, "  %s: %s\n", a.Service, AdoptedText(a))
+		for _, l := range style.Wrap(fmt.Sprintf("  %s: %s", a.Service, AdoptedText(a)), style.Width, "      ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 }
 

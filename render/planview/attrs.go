@@ -18,17 +18,96 @@ type attrLine struct {
 	after   string
 	changed bool // before -> after
 	forces  bool
+	// members replaces before and after for a list too long for one line
+	// (ux-anchors §8.2): the members it gains and loses.
+	members *memberDiff
 }
 
+// memberDiff is a long list shown member by member.
+type memberDiff struct {
+	before, after  int // list lengths; before is -1 on create
+	added, removed []string
+	unchanged      int
+}
+
+// oneLineWidth is how long an attribute may get on one line before a list
+// is shown member by member: a screen's width.
+const oneLineWidth = 120
+
 func (a attrLine) String() string {
-	s := a.path + " = " + a.after
-	if a.changed {
+	var s string
+	switch {
+	case a.members != nil && a.members.before < 0:
+		s = fmt.Sprintf("%s = %s:", a.path, count(a.members.after, "member", "members"))
+	case a.members != nil:
+		s = fmt.Sprintf("%s: %s -> %s:", a.path, thousands(a.members.before), count(a.members.after, "member", "members"))
+	case a.changed:
 		s = a.path + ": " + a.before + " -> " + a.after
+	default:
+		s = a.path + " = " + a.after
 	}
 	if a.forces {
 		s += " # forces replacement"
 	}
 	return s
+}
+
+// mark says how a display line reads in a diff: as its change, as a
+// member added or removed, or as a note.
+type mark byte
+
+const (
+	markChange  mark = 0
+	markAdded   mark = '+'
+	markRemoved mark = '-'
+	markNote    mark = '#'
+)
+
+// displayLine is one line of an attribute as shown.
+type displayLine struct {
+	mark mark
+	text string
+}
+
+// maxLineWidth is the widest line a plan prints (DESIGN.md "Quality bar";
+// issue 16): longer values are folded onto continuation lines.
+const maxLineWidth = 160
+
+// lines are the attribute's display lines: the attribute, then for a long
+// list its members (added, removed, and how many are unchanged). No line
+// is wider than maxLineWidth.
+func (a attrLine) lines() []displayLine {
+	out := foldLine(markChange, a.String(), "")
+	if a.members == nil {
+		return out
+	}
+	for _, m := range a.members.added {
+		out = append(out, foldLine(markAdded, "    + "+m, "      ")...)
+	}
+	for _, m := range a.members.removed {
+		out = append(out, foldLine(markRemoved, "    - "+m, "      ")...)
+	}
+	if n := a.members.unchanged; n > 0 {
+		out = append(out, displayLine{markNote, "    … " + thousands(n) + " unchanged"})
+	}
+	return out
+}
+
+// foldLine cuts text into lines of at most maxLineWidth characters, the
+// continuation lines indented by indent.
+func foldLine(m mark, text, indent string) []displayLine {
+	runes := []rune(text)
+	if len(runes) <= maxLineWidth {
+		return []displayLine{{m, text}}
+	}
+	out := []displayLine{{m, string(runes[:maxLineWidth])}}
+	step := maxLineWidth - len(indent)
+	for rest := runes[maxLineWidth:]; len(rest) > 0; {
+		n := min(step, len(rest))
+		out = append(out, displayLine{m, indent + string(rest[:n])})
+		rest = rest[n:]
+	}
+	return out
 }
 
 // attributes lists what to show for a change and how many unchanged
@@ -39,7 +118,7 @@ func attributes(c *plan.Change) ([]attrLine, int) {
 	case len(c.Attributes) > 0:
 		var out []attrLine
 		for _, a := range c.Attributes {
-			out = append(out, attrLine{path: displayPath(a.Path), before: formatValue(a.Before), after: formatValue(a.After), changed: true, forces: a.ForcesReplacement})
+			out = append(out, changedAttr(displayPath(a.Path), a.Before, a.After, a.ForcesReplacement))
 		}
 		hidden := len(leaves(c.After)) - len(out)
 		if hidden < 0 {
@@ -49,11 +128,86 @@ func attributes(c *plan.Change) ([]attrLine, int) {
 	case c.Before == nil && c.After != nil:
 		var out []attrLine
 		for _, l := range leaves(c.After) {
-			out = append(out, attrLine{path: l.path, after: formatValue(l.value)})
+			out = append(out, createdAttr(l.path, l.value))
 		}
 		return out, 0
 	}
 	return nil, 0
+}
+
+func changedAttr(path string, before, after any, forces bool) attrLine {
+	a := attrLine{path: path, before: formatValue(before), after: formatValue(after), changed: true, forces: forces}
+	if len(a.String()) > oneLineWidth {
+		a.members = listDiff(before, after)
+	}
+	return a
+}
+
+func createdAttr(path string, value any) attrLine {
+	a := attrLine{path: path, after: formatValue(value)}
+	if l, ok := value.([]any); ok && len(a.String()) > oneLineWidth {
+		a.members = &memberDiff{before: -1, after: len(l), added: memberTexts(l)}
+	}
+	return a
+}
+
+// listDiff is the member diff of two lists, nil when either value is not
+// a list. Members are compared as shown; a member listed twice counts
+// twice.
+func listDiff(before, after any) *memberDiff {
+	b, bok := before.([]any)
+	a, aok := after.([]any)
+	if !aok || !bok && before != nil {
+		return nil
+	}
+	d := &memberDiff{before: len(b), after: len(a)}
+	left := map[string]int{}
+	for _, m := range memberTexts(b) {
+		left[m]++
+	}
+	for _, m := range memberTexts(a) {
+		if left[m] > 0 {
+			left[m]--
+			d.unchanged++
+			continue
+		}
+		d.added = append(d.added, m)
+	}
+	for _, m := range memberTexts(b) {
+		if left[m] > 0 {
+			left[m]--
+			d.removed = append(d.removed, m)
+		}
+	}
+	return d
+}
+
+// memberTexts renders list members: plain words and addresses bare
+// (10.0.0.5/32), anything else as formatValue does.
+func memberTexts(l []any) []string {
+	out := make([]string, len(l))
+	for i, v := range l {
+		if s, ok := v.(string); ok && bare(s) {
+			out[i] = s
+			continue
+		}
+		out[i] = formatValue(v)
+	}
+	return out
+}
+
+// bare reports whether s reads unambiguously without quotes: no spaces,
+// quotes, control characters or resource IDs.
+func bare(s string) bool {
+	if s == "" || strings.HasPrefix(s, "/") {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r == '"' || r == '\\' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 type leaf struct {

@@ -47,7 +47,7 @@ func (a *ApplyEstimate) Sentence() string {
 
 func minutesText(d time.Duration) string {
 	if d < time.Hour {
-		return fmt.Sprintf("%d minutes", int(d.Minutes()))
+		return count(int(d.Minutes()), "minute", "minutes")
 	}
 	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 }

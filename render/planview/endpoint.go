@@ -148,15 +148,3 @@ func AwaitingText(a plan.Awaiting) string {
 	}
 	return fmt.Sprintf("%s until the owner of %s approves it", what, target)
 }
-
-// groupTitle is a group's heading: a Service, a private endpoint or the
-// shared resources.
-func groupTitle(name string) string {
-	if key, ok := plan.EndpointOf(name); ok {
-		return "Private endpoint " + key
-	}
-	if name == sharedGroup {
-		return "Shared and cluster resources"
-	}
-	return "Service " + name
-}

@@ -95,7 +95,7 @@ func updateImpact(c *plan.Change) []string {
 
 func plsImpact(pls *plan.Resource) string {
 	if n := len(plan.AsPrivateLinkService(pls).Connections()); n > 0 {
-		return fmt.Sprintf("private link service %s is deleted: %d private endpoint connection(s) will be dropped", pls.Name(), n)
+		return fmt.Sprintf("private link service %s is deleted: %s will be dropped", pls.Name(), count(n, "private endpoint connection", "private endpoint connections"))
 	}
 	return fmt.Sprintf("private link service %s is deleted, so private endpoints connected to it lose access", pls.Name())
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // FormatVersion is the JSON plan's format_version (SCHEMA.md).
-const FormatVersion = "1.0"
+const FormatVersion = "1.1"
 
 type jsonPlan struct {
 	FormatVersion string               `json:"format_version"`
@@ -24,6 +24,7 @@ type jsonPlan struct {
 	ApplyEstimate *ApplyEstimate       `json:"apply_estimate,omitempty"`
 	Changes       []jsonChange         `json:"changes"`
 	Steps         []jsonStep           `json:"steps"`
+	Since         string               `json:"since,omitempty"`
 	Drift         []jsonChange         `json:"drift"`
 	Blocked       []jsonBlocked        `json:"blocked"`
 	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
@@ -87,19 +88,21 @@ type jsonStep struct {
 func JSON(w io.Writer, in Input) error {
 	p := in.Plan
 	doc := jsonPlan{
-		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
+		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
 		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
 	}
-	order := map[*plan.Change]int{}
+	order := map[plan.Key]int{}
 	for i, c := range p.Changes {
-		order[c] = i + 1
+		order[c.Key()] = i + 1
 		doc.Changes = append(doc.Changes, newJSONChange(i+1, c))
 	}
+	// A drift entry's order is that of the change putting it back, 0 when
+	// the plan does not change the resource.
 	for _, c := range p.Drift {
-		doc.Drift = append(doc.Drift, newJSONChange(order[c], c))
+		doc.Drift = append(doc.Drift, newJSONChange(order[c.Key()], c))
 	}
 	for i, st := range p.Steps {
 		js := jsonStep{Order: i + 1, Op: string(st.Op), Address: st.Target.Address(), IfMatch: st.IfMatch, Changes: []string{}}

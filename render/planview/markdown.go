@@ -3,16 +3,16 @@ package planview
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // Budgets of the markdown targets (ux-anchors §8.4): a pull-request comment
 // stays under GitHub's 65,536-character limit with headroom; a step
-// summary under 1 MiB.
+// summary under its 1 MiB limit, counted in bytes.
 const (
 	PRCommentBudget   = 60000
 	StepSummaryBudget = 1000000
@@ -20,225 +20,119 @@ const (
 
 // MarkdownOptions tunes the markdown renderer.
 type MarkdownOptions struct {
-	// Budget is the maximum length in characters; 0 means PRCommentBudget.
+	// Budget is the maximum length; 0 means PRCommentBudget.
 	Budget int
-	// Artifact is the saved plan file named in the footer's apply hint.
+	// Bytes counts the budget in bytes, as GitHub's step summary limit is,
+	// instead of characters, as its comment limit is.
+	Bytes bool
+	// Artifact is the saved plan file (plan --out): the footer's apply
+	// hint, and a place the full plan is.
 	Artifact string
+	// FullPlan names the other places the plan was written, such as the
+	// job's step summary or a --summary-file. Only places actually
+	// written: a comment that leaves something out points there.
+	FullPlan []Place
 	// RunURL links the CI run in the footer.
 	RunURL string
 }
 
-// Markdown writes a pull-request comment (ux-anchors §8.4) that never
-// exceeds the budget. When the full text does not fit it degrades in a
-// fixed order, stopping as soon as it fits:
-//  1. drop the "(N unchanged attributes hidden)" lines;
-//  2. replace the attribute lines of non-disruptive changes by a count;
-//  3. drop per-Service details blocks, largest first (ties by name);
-//  4. keep only the marker, title, summary, disruptive changes,
-//     validation findings, blocked changes and limits.
-//
-// The disruptive section is never cut by these steps. Only if it alone
-// overflows the budget is its tail replaced by a count of the changes left
-// out: the budget is a hard limit (GitHub rejects longer comments).
+// Markdown writes the plan for review (ux-anchors §8.4): the headline
+// first (counts, disruptive count, target), then every disruptive change
+// and every change to a shared resource in full, since they are what a
+// reviewer must see, then drift, findings, blocked changes and limits,
+// then the Services by namespace in natural order, each in a <details>
+// block. It never exceeds the budget: Services that do not fit are counted
+// per namespace instead, and the comment says where the full plan is.
 func Markdown(w io.Writer, in Input, opts MarkdownOptions) error {
-	budget := opts.Budget
-	if budget <= 0 {
-		budget = PRCommentBudget
-	}
-	m := newMarkdown(in, opts)
-	out := m.fit(budget)
+	out, _ := MarkdownText(in, opts)
 	if _, err := io.WriteString(w, out); err != nil {
 		return fmt.Errorf("write markdown: %w", err)
 	}
 	return nil
 }
 
-type markdown struct {
-	in      Input
-	opts    MarkdownOptions
-	summary Summary
-	groups  []group
-	fence   string
-	cache   map[detailsKey]string
-	// tableRows caps the per-Service summary table (-1: every Service); a
-	// plan of hundreds of Services overflows the budget with it alone.
-	tableRows int
+// MarkdownText is Markdown's text, and whether it holds the whole plan
+// (nothing was counted or cut to fit the budget).
+func MarkdownText(in Input, opts MarkdownOptions) (string, bool) {
+	if opts.Budget <= 0 {
+		opts.Budget = PRCommentBudget
+	}
+	return newMarkdown(in, opts).fit()
 }
 
-type detailsKey struct {
-	group string
-	level int
+// Place is somewhere the plan was written for a comment to point at.
+type Place struct {
+	// Name is how the comment names it, e.g. "`summary.md`".
+	Name string
+	// Partial: it too had to leave part of the plan out.
+	Partial bool
+}
+
+type markdown struct {
+	in       Input
+	opts     MarkdownOptions
+	summary  Summary
+	services []group // Service groups (and unnamed ones), in order
+	shared   []*plan.Change
+	drifted  map[plan.Key]bool
+	fence    string
 }
 
 func newMarkdown(in Input, opts MarkdownOptions) *markdown {
-	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), groups: groups(in.Plan.Changes), fence: "```",
-		cache: map[detailsKey]string{}, tableRows: -1}
-	for _, g := range m.groups {
-		if strings.Contains(m.diffBody(g, 0), "```") {
-			m.fence = "~~~"
+	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), drifted: driftedKeys(in.Plan), fence: "```"}
+	for _, g := range groups(in.Plan.Changes) {
+		if g.kind == groupShared {
+			m.shared = g.changes
+			continue
+		}
+		m.services = append(m.services, g)
+	}
+	for _, c := range in.Plan.Changes {
+		if strings.Contains(m.changeDiff(c, false), "```") {
+			m.fence = "~~~" // tfcmt's rule: a fence the content cannot close
+			break
 		}
 	}
 	return m
 }
 
-func length(s string) int { return utf8.RuneCountInString(s) }
-
-// fit applies the truncation steps, measuring pieces rendered once each
-// rather than re-rendering the whole comment per step.
-func (m *markdown) fit(budget int) string {
-	fixed := length(m.top()) + length(m.findings())
-	disruptive := m.disruptiveLines()
-	dLen := length(m.disruptiveSection(disruptive, -1))
-	for level := 0; level <= 2; level++ {
-		total := fixed + dLen + length(m.footer(truncNote(level)))
-		for _, g := range m.groups {
-			total += length(m.details(g, level))
-		}
-		if total <= budget {
-			return m.render(level, nil, -1, truncNote(level))
-		}
+// length measures text against the budget.
+func (m *markdown) length(s string) int {
+	if m.opts.Bytes {
+		return len(s)
 	}
-	dropped := map[string]bool{}
-	total := fixed + dLen + length(m.footer(truncNote(3)))
-	for _, g := range m.groups {
-		total += length(m.details(g, 2))
-	}
-	for _, g := range m.bySize() {
-		dropped[g.name] = true
-		total += length(omitted(g)) - length(m.details(g, 2))
-		if total <= budget {
-			return m.render(2, dropped, -1, truncNote(3))
-		}
-	}
-	allOmitted := length(m.omittedAll())
-	if fixed+dLen+allOmitted+length(m.footer(truncNote(4))) <= budget {
-		return m.render(2, dropped, -1, truncNote(4))
-	}
-	// Next: shorten the per-Service table, keeping as many rows as fit.
-	if fit := m.fitTable(budget - dLen - allOmitted - length(m.footer(truncNote(4)))); fit {
-		return m.render(2, dropped, -1, truncNote(4))
-	}
-	fixed = length(m.top()) + length(m.findings())
-	// Last resort: the budget is a hard limit, so the disruptive list is
-	// cut, with a count of what is left out.
-	room := budget - fixed - allOmitted - length(m.footer(truncNote(5)))
-	keep := 0
-	for keep < len(disruptive) && length(m.disruptiveSection(disruptive, keep+1)) <= room {
-		keep++
-	}
-	return m.render(2, dropped, keep, truncNote(5))
+	return utf8.RuneCountInString(s)
 }
 
-func truncNote(level int) string {
-	switch level {
-	case 0:
-		return ""
-	case 1:
-		return "unchanged-attribute counts left out"
-	case 2:
-		return "attribute diffs of non-disruptive changes collapsed to counts"
-	case 3:
-		return "attribute diffs collapsed and the largest per-Service details omitted"
-	case 4:
-		return "all per-Service details omitted"
-	}
-	return "all per-Service details omitted and the disruptive list cut short"
-}
-
-// bySize orders groups largest first, ties by name, for step 3.
-func (m *markdown) bySize() []group {
-	gs := append([]group(nil), m.groups...)
-	size := map[string]int{}
-	for _, g := range gs {
-		size[g.name] = length(m.details(g, 2))
-	}
-	sort.SliceStable(gs, func(i, j int) bool {
-		if size[gs[i].name] != size[gs[j].name] {
-			return size[gs[i].name] > size[gs[j].name]
-		}
-		return gs[i].name < gs[j].name
-	})
-	return gs
-}
-
-// render builds the comment; keepDisruptive < 0 keeps every disruptive
-// line.
-func (m *markdown) render(level int, dropped map[string]bool, keepDisruptive int, note string) string {
-	var b strings.Builder
-	b.WriteString(m.top())
-	b.WriteString(m.disruptiveSection(m.disruptiveLines(), keepDisruptive))
-	b.WriteString(m.findings())
-	if len(m.groups) > 0 && len(dropped) == len(m.groups) {
-		b.WriteString(m.omittedAll())
-	} else {
-		for _, g := range m.groups {
-			if dropped[g.name] {
-				b.WriteString(omitted(g))
-				continue
-			}
-			b.WriteString(m.details(g, level))
-		}
-	}
-	b.WriteString(m.footer(note))
-	return b.String()
-}
-
-func omitted(g group) string {
-	return fmt.Sprintf("\n_%s: details omitted; see step summary or artifact._\n", escapeText(g.name))
-}
-
-func (m *markdown) omittedAll() string {
-	return "\n_Per-Service details omitted; see step summary or artifact._\n"
-}
-
+// top is the marker, the title and the headline.
 func (m *markdown) top() string {
 	var b strings.Builder
 	h := m.in.Header
 	fmt.Fprintf(&b, "<!-- azsvc:plan v1 cluster=%s rg=%s target=%s plan_id=%s -->\n", markerValue(h.Cluster), markerValue(h.ResourceGroup), markerValue(h.Target), markerValue(m.in.PlanID))
 	fmt.Fprintf(&b, "### azsvc plan: %s / %s %s\n\n", orDash(h.Cluster), orDash(h.ResourceGroup), m.status())
 	fmt.Fprintf(&b, "**%s**\n", m.summary.line("below"))
+	headline := "Target: " + escapeText(orDash(h.Target)) + "."
+	if n := len(m.services); n > 0 {
+		headline += fmt.Sprintf(" Changes for %s in %s.", count(n, "Service", "Services"), count(m.namespaces(), "namespace", "namespaces"))
+	}
+	b.WriteString("\n")
+	writeWrapped(&b, headline, "")
 	if est := estimateApply(m.in.Plan); est != nil {
 		fmt.Fprintf(&b, "\n%s\n", escapeText(est.Sentence()))
-	}
-	if len(m.groups) == 0 {
-		return b.String()
-	}
-	b.WriteString("\n| Service | + | ~ | -/+ | - | adopt | release | disruptive |\n|---|---|---|---|---|---|---|---|\n")
-	for i, g := range m.groups {
-		if m.tableRows >= 0 && i == m.tableRows {
-			fmt.Fprintf(&b, "| _%d more Services: see the artifact_ | | | | | | | |\n", len(m.groups)-i)
-			break
-		}
-		s := g.summary()
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | 0 | %d |\n", escapeCell(g.name), s.Create, s.Update, s.Replace, s.Delete, s.Adopt, s.Disruptive)
 	}
 	return b.String()
 }
 
-// fitTable keeps the most table rows with which the top and findings fit
-// in room (binary search: the top is rendered a few times, not per row).
-// It reports whether even the shortest table fits; m.tableRows is set to
-// the best cap either way.
-func (m *markdown) fitTable(room int) bool {
-	size := func(rows int) int {
-		m.tableRows = rows
-		return length(m.top()) + length(m.findings())
-	}
-	lo, hi := 0, len(m.groups)
-	if size(lo) > room {
-		m.tableRows = 0
-		return false
-	}
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if size(mid) <= room {
-			lo = mid
-		} else {
-			hi = mid - 1
+// namespaces counts the namespaces of the Services with changes; Services
+// outside the input known only by name count as one.
+func (m *markdown) namespaces() int {
+	n, last := 0, "\x00"
+	for _, g := range m.services {
+		if ns := namespaceTitle(g); ns != last {
+			n, last = n+1, ns
 		}
 	}
-	m.tableRows = lo
-	return true
+	return n
 }
 
 func (m *markdown) status() string {
@@ -255,109 +149,62 @@ func (m *markdown) status() string {
 	return "✅ no changes"
 }
 
-func (m *markdown) disruptiveLines() []string {
-	var out []string
-	for _, c := range m.in.Plan.Changes {
-		if !c.Disruptive {
-			continue
-		}
-		for _, imp := range Impact(c) {
-			out = append(out, fmt.Sprintf("- `%s` %s: %s", symbol(c.Actions), c.ID().Address(), escapeText(imp)))
-		}
-	}
-	return out
-}
-
-func (m *markdown) disruptiveSection(lines []string, keep int) string {
-	if len(lines) == 0 {
-		return ""
-	}
+// changeDiff is one change in diff form: the symbol in column 0 so
+// GitHub's diff highlighting colours the line ("!" for updates,
+// ux-anchors §8.4). collapsed replaces the attribute lines by their count.
+func (m *markdown) changeDiff(c *plan.Change, collapsed bool) string {
 	var b strings.Builder
-	b.WriteString("\n#### ⚠️ Disruptive changes\n\n")
-	if keep < 0 || keep > len(lines) {
-		keep = len(lines)
+	sym := symbol(c.Actions)
+	col := diffColumn(sym)
+	fmt.Fprintf(&b, "%s %s\n", diffSymbol(sym), c.ID().Address())
+	if obviousReason(c) == "" {
+		fmt.Fprintf(&b, "#     %s\n", changeReason(c, m.drifted))
 	}
-	for _, l := range lines[:keep] {
-		b.WriteString(l + "\n")
+	if note := servicesNote(c.Services); note != "" {
+		writeWrapped(&b, "#     "+note, "#       ")
 	}
-	if keep < len(lines) {
-		fmt.Fprintf(&b, "- **%d more disruptive changes not shown: the comment limit was reached. Read the full plan (`azsvc plan -o json`).**\n", len(lines)-keep)
+	lines, hidden := attributes(c)
+	if collapsed && len(lines) > 0 {
+		fmt.Fprintf(&b, "#     %s changed\n", count(len(lines), "attribute", "attributes"))
+		return b.String()
+	}
+	for _, a := range lines {
+		writeDiffLines(&b, col, a.lines())
+	}
+	if hidden > 0 {
+		fmt.Fprintf(&b, "#     (%s hidden)\n", count(hidden, "unchanged attribute", "unchanged attributes"))
 	}
 	return b.String()
 }
 
-func (m *markdown) findings() string {
-	var b strings.Builder
-	if len(m.in.Diagnostics) > 0 {
-		b.WriteString("\n#### Validation findings\n\n| Severity | Rule | Location | Message |\n|---|---|---|---|\n")
-		for _, d := range m.in.Diagnostics {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", d.Severity, d.Code, escapeCell(d.Pos.String()), escapeCell(d.Message))
-		}
+// obviousReason is the symbol that already says why a change is made: a
+// create a Service needs, a delete none needs any more. The comment leaves
+// their reason lines out; "" means the reason line is shown.
+func obviousReason(c *plan.Change) string {
+	switch {
+	case c.Reason == plan.ReasonServiceAdded && c.Has(plan.ActionCreate) && !c.IsReplace():
+		return "+"
+	case c.Reason == plan.ReasonServiceRemoved && c.IsDelete():
+		return "-"
 	}
-	adoptedMarkdown(&b, m.in.Plan.Adopted)
-	if p := m.in.Plan; len(p.Blocked) > 0 {
-		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
-		for _, x := range p.Blocked {
-			fmt.Fprintf(&b, "- `%s`: %s\n", x.Address, escapeText(BlockedText(x)))
-		}
-	}
-	if p := m.in.Plan; len(p.Awaiting) > 0 {
-		b.WriteString("\n#### ⏳ Awaiting approval by the PLS owner\n\n")
-		for _, a := range p.Awaiting {
-			fmt.Fprintf(&b, "- `%s`: %s\n", a.Address, escapeText(AwaitingText(a)))
-		}
-	}
-	if chains := Chains(m.in.Plan); len(chains) > 0 {
-		b.WriteString("\n#### Private Link\n\n")
-		for _, ch := range chains {
-			fmt.Fprintf(&b, "- %s\n", escapeText(ch.Line()))
-		}
-	}
-	if p := m.in.Plan; len(p.Limits) > 0 {
-		b.WriteString("\n#### Limits above 80%\n\n| Limit | Resource | Used | Max |\n|---|---|---|---|\n")
-		for _, l := range p.Limits {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", l.Name, l.Scope, l.Used, l.Max)
-		}
-	}
-	return b.String()
+	return ""
 }
 
-// details is one Service's <details> block with a diff-highlighted body.
-func (m *markdown) details(g group, level int) string {
-	k := detailsKey{g.name, level}
-	if d, ok := m.cache[k]; ok {
-		return d
+// writeDiffLines writes display lines under a change whose lines start
+// with col: members added with "+", removed with "-", notes with "#".
+func writeDiffLines(b *strings.Builder, col string, lines []displayLine) {
+	for _, l := range lines {
+		c := col
+		switch l.mark {
+		case markAdded:
+			c = "+"
+		case markRemoved:
+			c = "-"
+		case markNote:
+			c = "#"
+		}
+		fmt.Fprintf(b, "%s     %s\n", c, l.text)
 	}
-	d := fmt.Sprintf("\n<details><summary>%s: %s</summary>\n\n%sdiff\n%s%s\n\n</details>\n",
-		escapeText(g.name), g.summary().counts(), m.fence, m.diffBody(g, level), m.fence)
-	m.cache[k] = d
-	return d
-}
-
-// diffBody puts the symbol in column 0 so GitHub's diff highlighting
-// colours the line ("!" for updates, ux-anchors §8.4).
-func (m *markdown) diffBody(g group, level int) string {
-	var b strings.Builder
-	for _, c := range g.changes {
-		sym := symbol(c.Actions)
-		col := diffColumn(sym)
-		fmt.Fprintf(&b, "%s %s\n", diffSymbol(sym), c.ID().Address())
-		if note := servicesNote(c.Services); note != "" {
-			fmt.Fprintf(&b, "#     %s\n", note)
-		}
-		lines, hidden := attributes(c)
-		if level >= 2 && !c.Disruptive && len(lines) > 0 {
-			fmt.Fprintf(&b, "#     %d attributes changed\n", len(lines))
-			continue
-		}
-		for _, a := range lines {
-			fmt.Fprintf(&b, "%s     %s\n", col, a)
-		}
-		if hidden > 0 && level < 1 {
-			fmt.Fprintf(&b, "#     (%d unchanged attributes hidden)\n", hidden)
-		}
-	}
-	return b.String()
 }
 
 func diffSymbol(sym string) string {
@@ -379,7 +226,13 @@ func diffColumn(sym string) string {
 	return " "
 }
 
-func (m *markdown) footer(note string) string {
+// diffBlock fences a diff body.
+func (m *markdown) diffBlock(body string) string {
+	return m.fence + "diff\n" + body + m.fence + "\n"
+}
+
+// footer is the plan ID, how to apply it and the CI run.
+func (m *markdown) footer() string {
 	var b strings.Builder
 	b.WriteString("\n---\n")
 	if m.in.PlanID != "" {
@@ -394,10 +247,41 @@ func (m *markdown) footer(note string) string {
 		fmt.Fprintf(&b, " [CI run](%s)", m.opts.RunURL)
 	}
 	b.WriteString("\n")
-	if note != "" {
-		fmt.Fprintf(&b, "\n> **Truncated** to fit the comment limit: %s. The full plan is in the JSON output (`azsvc plan -o json`).\n", note)
-	}
 	return b.String()
+}
+
+// whereFull says where the complete plan is; never a place not written,
+// and never one that is not complete as such.
+func (m *markdown) whereFull() string {
+	var full, partial []string
+	for _, p := range m.opts.FullPlan {
+		if p.Partial {
+			partial = append(partial, escapeText(p.Name))
+			continue
+		}
+		full = append(full, escapeText(p.Name))
+	}
+	if a := m.opts.Artifact; a != "" {
+		full = append(full, fmt.Sprintf("the saved plan `%s` (`azsvc show %s`)", a, a))
+	}
+	text := "The full plan is in " + joinAnd(full) + "."
+	if len(full) == 0 {
+		text = "Run `azsvc plan -o json`, or give `--out FILE` and run `azsvc show FILE`, for the full plan."
+	}
+	if len(partial) > 0 {
+		text += " More of it than here is in " + joinAnd(partial) + "."
+	}
+	return text
+}
+
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 func markerValue(s string) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -182,7 +183,8 @@ func TestMarkdownNeverExceedsBudget(t *testing.T) {
 		t.Fatalf("fixture too small to test truncation: %d characters", utf8.RuneCount(full.Bytes()))
 	}
 	var b bytes.Buffer
-	if err := Markdown(&b, in, MarkdownOptions{}); err != nil {
+	opts := MarkdownOptions{Artifact: "plan.json", FullPlan: []Place{{Name: "the job's step summary"}}}
+	if err := Markdown(&b, in, opts); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
@@ -190,20 +192,44 @@ func TestMarkdownNeverExceedsBudget(t *testing.T) {
 		t.Fatalf("comment has %d characters, over %d", n, PRCommentBudget)
 	}
 	for _, want := range []string{"<!-- azsvc:plan v1 cluster=kubernetes", "### azsvc plan: kubernetes / rg ⚠️ disruptive",
-		"**Plan: ", "#### ⚠️ Disruptive changes", "> **Truncated**"} {
+		"**Plan: ", "#### ⚠️ Disruptive changes (", "##### Not shown here (",
+		"The full plan is in the job's step summary and the saved plan `plan.json` (`azsvc show plan.json`)."} {
 		if !strings.Contains(got, want) {
-			t.Errorf("truncated comment lacks %q", want)
+			t.Errorf("folded comment lacks %q", want)
 		}
 	}
-	// the disruptive section is complete: every impact line of the full text is there
+	// The headline and the notice of what is left out come first.
+	if i, j := strings.Index(got, "> **This comment shows "), strings.Index(got, "#### ⚠️ Disruptive"); i < 0 || i > j {
+		t.Errorf("the notice of the Services left out is not above the changes:\n%.1500s", got)
+	}
+	// The disruptive section is complete: every impact line of the full text is there.
 	for _, line := range strings.Split(full.String(), "\n") {
 		if strings.HasPrefix(line, "- `-`") && !strings.Contains(got, line) {
 			t.Errorf("disruptive line dropped: %s", line)
 		}
 	}
+	// The Services shown are the first ones in natural order.
+	if !strings.Contains(got, "<summary>svc0: ") || !strings.Contains(got, "##### Namespace ns0 (") {
+		t.Errorf("the first Service of the first namespace is not shown")
+	}
 	var again bytes.Buffer
-	if err := Markdown(&again, in, MarkdownOptions{}); err != nil || again.String() != got {
+	if err := Markdown(&again, in, opts); err != nil || again.String() != got {
 		t.Errorf("markdown is not deterministic (err %v)", err)
+	}
+}
+
+// TestMarkdownNamesOnlyWrittenPlaces: without a saved plan or summary file
+// the comment points at no file, only at the command that prints the full
+// plan.
+func TestMarkdownNamesOnlyWrittenPlaces(t *testing.T) {
+	var b bytes.Buffer
+	if err := Markdown(&b, hugePlan(t, 300, 0), MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if !strings.Contains(got, "Run `azsvc plan -o json`, or give `--out FILE` and run `azsvc show FILE`, for the full plan.") ||
+		strings.Contains(got, "saved plan") || strings.Contains(got, "step summary") || strings.Contains(got, "artifact") {
+		t.Errorf("comment points at a place that was not written:\n%.3000s", got)
 	}
 }
 
@@ -216,32 +242,91 @@ func TestMarkdownHardBudgetWithHugeDisruptiveList(t *testing.T) {
 	if n := utf8.RuneCount(b.Bytes()); n > 20000 {
 		t.Fatalf("%d characters over a 20000 budget", n)
 	}
-	if !strings.Contains(b.String(), "more disruptive changes not shown") {
-		t.Errorf("no notice of the cut disruptive list")
+	for _, want := range []string{"more disruptive changes not shown", "> **This plan is too large for one comment:**"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in the cut comment", want)
+		}
 	}
 }
 
-// TestMarkdownBudgetWithHugeServiceTable: with enough Services the summary
-// table alone overflows the budget; it is shortened, never the budget
-// broken (ux-anchors §8.4).
-func TestMarkdownBudgetWithHugeServiceTable(t *testing.T) {
+// TestMarkdownBudgetWithManyNamespaces: one Service per namespace, with
+// Kubernetes' longest names; the count of the Services not shown lists the
+// first namespaces and sums up the rest, and never breaks the budget.
+func TestMarkdownBudgetWithManyNamespaces(t *testing.T) {
 	in := hugePlan(t, 590, 0)
-	// Kubernetes allows 63-character namespaces and names.
 	long := strings.Repeat("n", 55)
 	for _, c := range in.Plan.Changes {
 		for i, s := range c.Services {
-			c.Services[i] = long + s + "/" + long + s
+			c.Services[i] = long + strings.ReplaceAll(s, "/", "x") + "/" + long + s[:3]
 		}
 	}
 	var b bytes.Buffer
-	if err := Markdown(&b, in, MarkdownOptions{}); err != nil {
+	if err := Markdown(&b, in, MarkdownOptions{Budget: 30000}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
-	if n := utf8.RuneCountInString(got); n > PRCommentBudget {
-		t.Fatalf("comment has %d characters, over %d", n, PRCommentBudget)
+	if n := utf8.RuneCountInString(got); n > 30000 {
+		t.Fatalf("comment has %d characters, over 30000", n)
 	}
-	if !strings.Contains(got, "more Services: see the artifact") || !strings.Contains(got, "**Plan: ") {
-		t.Errorf("shortened table or summary line missing:\n%.2000s", got)
+	if !strings.Contains(got, "more namespaces_ | ") || !strings.Contains(got, "**Plan: ") {
+		t.Errorf("capped namespace table or summary line missing:\n%.2000s", got)
+	}
+}
+
+// TestMarkdownStepSummaryBudgetInBytes: a step summary's limit is in
+// bytes, so multi-byte text fits it measured in bytes.
+func TestMarkdownStepSummaryBudgetInBytes(t *testing.T) {
+	in := hugePlan(t, 200, 0)
+	for _, c := range in.Plan.Changes {
+		for i, s := range c.Services {
+			c.Services[i] = s + "-é"
+		}
+	}
+	var b bytes.Buffer
+	if err := Markdown(&b, in, MarkdownOptions{Budget: 40000, Bytes: true}); err != nil {
+		t.Fatal(err)
+	}
+	if n := b.Len(); n > 40000 {
+		t.Fatalf("%d bytes over a 40000-byte budget", n)
+	}
+}
+
+// TestServicesInNaturalOrder: svc-2 before svc-10, ns-2 before ns-10.
+func TestServicesInNaturalOrder(t *testing.T) {
+	names := []string{"ns-10/svc-1", "ns-2/svc-10", "ns-2/svc-2", "ns-2/svc-02", "ns-1/b", "ns-1/a10", "ns-1/a9"}
+	var changes []*plan.Change
+	for _, n := range names {
+		changes = append(changes, &plan.Change{Actions: []plan.Action{plan.ActionCreate}, Services: []string{n},
+			After: &plan.Resource{ID: plan.ChildID(lb(), plan.KindProbe, strings.ReplaceAll(n, "/", "-"))}})
+	}
+	var got []string
+	for _, g := range groups(changes) {
+		got = append(got, g.name)
+	}
+	want := []string{"ns-1/a9", "ns-1/a10", "ns-1/b", "ns-2/svc-02", "ns-2/svc-2", "ns-2/svc-10", "ns-10/svc-1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("order %q, want %q", got, want)
+	}
+}
+
+// TestMarkdownHardLimitWithHugeFindings: findings are never cut by the
+// folding steps; when they alone overflow the budget the comment is cut at
+// a line, with an open fence closed, and says so.
+func TestMarkdownHardLimitWithHugeFindings(t *testing.T) {
+	in := hugePlan(t, 0, 30)
+	for i := range 400 {
+		in.Diagnostics = append(in.Diagnostics, service.Diagnostic{Code: "AZSVC3014", Severity: service.SeverityWarning,
+			Pos: service.Position{File: fmt.Sprintf("deploy/svc-%d.yaml", i), Line: 7, Column: 5}, Message: strings.Repeat("ignored setting ", 8)})
+	}
+	var b bytes.Buffer
+	if err := Markdown(&b, in, MarkdownOptions{Budget: 20000}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if n := utf8.RuneCountInString(got); n > 20000 {
+		t.Fatalf("%d characters over a 20000 budget", n)
+	}
+	if !strings.Contains(got, "**Cut here: the comment limit was reached.**") || strings.Count(got, "```")%2 != 0 {
+		t.Errorf("cut comment without its note or with an open fence:\n%s", got[max(0, len(got)-600):])
 	}
 }

@@ -28,13 +28,12 @@ func Text(w io.Writer, in Input, st style.Style) error {
 		}
 	}
 	writeAdopted(bw, p.Adopted, st)
-	if len(p.Drift) > 0 {
-		writeDrift(bw, p.Drift, st)
-	}
+	writeDrift(bw, in, st)
 	if len(p.Changes) > 0 {
 		writeLegend(bw, p.Changes, st)
+		drifted := driftedKeys(p)
 		for _, g := range groups(p.Changes) {
-			writeGroup(bw, g, in.Sources, st)
+			writeGroup(bw, g, in, drifted, st)
 		}
 	}
 	writeChains(bw, Chains(p), st)
@@ -57,22 +56,11 @@ func writeHeader(w *bufio.Writer, h Header, st style.Style) {
 	}
 	for _, f := range fields {
 		if f.value != "" {
-			fmt.Fprintf(w, "%-15s %s\n", f.label+":", f.value)
+			for _, l := range style.Wrap(fmt.Sprintf("%-15s %s", f.label+":", f.value), style.Width, strings.Repeat(" ", 16)) {
+				fmt.Fprintln(w, l)
+			}
 		}
 	}
-}
-
-func writeDrift(w *bufio.Writer, drift []*plan.Change, st style.Style) {
-	fmt.Fprintf(w, "\n%s\n", st.Bold("Drift: owned resources differ from what the Services want"))
-	fmt.Fprintln(w, st.Dim("(azsvc keeps no prior state, so an edit made in Azure and a Service change look the same; apply puts them back)"))
-	for _, c := range drift {
-		sym := symbol(c.Actions)
-		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, sym), c.ID().Address())
-		for _, a := range c.Attributes {
-			fmt.Fprintf(w, "      %s: %s -> %s\n", displayPath(a.Path), formatValue(a.Before), formatValue(a.After))
-		}
-	}
-	fmt.Fprintln(w, st.Dim(strings.Repeat("─", 72)))
 }
 
 func writeLegend(w *bufio.Writer, changes []*plan.Change, st style.Style) {
@@ -82,34 +70,73 @@ func writeLegend(w *bufio.Writer, changes []*plan.Change, st style.Style) {
 	}
 }
 
-func writeGroup(w *bufio.Writer, g group, sources map[string]string, st style.Style) {
-	header := "# " + groupTitle(g.name)
-	if src := sources[g.name]; src != "" {
-		header += " (" + src + ")"
+func writeGroup(w *bufio.Writer, g group, in Input, drifted map[plan.Key]bool, st style.Style) {
+	header := "# " + g.title()
+	if note := sourceNote(g, in); note != "" {
+		header += " (" + note + ")"
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Bold(header))
 	for _, c := range g.changes {
 		sym := symbol(c.Actions)
 		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, fmt.Sprintf("%-3s", sym)), st.Bold(c.ID().Address()))
-		fmt.Fprintf(w, "      %s\n", st.Dim("# "+reasonText(c)))
+		fmt.Fprintf(w, "      %s\n", st.Dim("# "+changeReason(c, drifted)))
 		if note := servicesNote(c.Services); note != "" {
-			fmt.Fprintf(w, "      %s\n", st.Dim("# "+note))
+			for _, l := range style.Wrap("# "+note, style.Width, "#   ") {
+				fmt.Fprintf(w, "      %s\n", st.Dim(l))
+			}
 		}
 		lines, hidden := attributes(c)
 		for _, a := range lines {
-			fmt.Fprintf(w, "      %s\n", a)
+			writeAttr(w, a, st)
 		}
 		if hidden > 0 {
-			fmt.Fprintf(w, "      %s\n", st.Dim(fmt.Sprintf("# (%d unchanged attributes hidden)", hidden)))
+			fmt.Fprintf(w, "      %s\n", st.Dim("# ("+count(hidden, "unchanged attribute", "unchanged attributes")+" hidden)"))
 		}
 	}
 }
 
-func reasonText(c *plan.Change) string {
-	if c.Reason == plan.ReasonNone {
-		return "no reason recorded"
+// writeAttr writes an attribute's lines, members added in green and
+// removed in red.
+func writeAttr(w *bufio.Writer, a attrLine, st style.Style) {
+	for _, l := range a.lines() {
+		text := l.text
+		switch l.mark {
+		case markAdded:
+			text = st.Green(text)
+		case markRemoved:
+			text = st.Red(text)
+		case markNote:
+			text = st.Dim(text)
+		}
+		fmt.Fprintf(w, "      %s\n", text)
 	}
-	return c.Reason.String()
+}
+
+// sourceNote says where a Service's group came from: its file, or that it
+// is not in the input (its resources are pruned).
+func sourceNote(g group, in Input) string {
+	switch {
+	case g.kind == groupUnnamed:
+		return "pruned"
+	case g.kind == groupEndpoint:
+		return in.Sources[g.name]
+	case g.kind != groupService:
+		return ""
+	case in.Sources[g.name] != "":
+		return in.Sources[g.name]
+	case in.Sources != nil:
+		return "not in the input: pruned"
+	}
+	return ""
+}
+
+// changeReason is the reason line of a change; a change that puts back
+// what was changed outside azsvc says so (plan --since).
+func changeReason(c *plan.Change, drifted map[plan.Key]bool) string {
+	if drifted[c.Key()] && !c.IsDelete() {
+		return "puts back what was changed outside azsvc (see Drift)"
+	}
+	return ReasonText(c)
 }
 
 func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
@@ -118,7 +145,9 @@ func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
 	}
 	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Blocked (azsvc will not do these):"))
 	for _, b := range blocked {
-		fmt.Fprintf(w, "  ! %s: %s\n", b.Address, BlockedText(b))
+		for _, l := range style.Wrap(fmt.Sprintf("  ! %s: %s", b.Address, BlockedText(b)), style.Width, "      ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 }
 
@@ -128,7 +157,9 @@ func writeChains(w *bufio.Writer, chains []Chain, st style.Style) {
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Bold("Private Link (Service → frontend → private link service → private endpoint → DNS):"))
 	for _, ch := range chains {
-		fmt.Fprintf(w, "  %s\n", ch.Line())
+		for _, l := range style.Wrap("  "+ch.Line(), style.Width, "      ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 }
 
@@ -138,7 +169,9 @@ func writeAwaiting(w *bufio.Writer, awaiting []plan.Awaiting, st style.Style) {
 	}
 	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Awaiting approval by the PLS owner (apply succeeds; traffic flows once approved):"))
 	for _, a := range awaiting {
-		fmt.Fprintf(w, "  … %s: %s\n", a.Address, AwaitingText(a))
+		for _, l := range style.Wrap(fmt.Sprintf("  … %s: %s", a.Address, AwaitingText(a)), style.Width, "      ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 }
 
@@ -149,7 +182,7 @@ func writeDisruptive(w *bufio.Writer, changes []*plan.Change, st style.Style) {
 			continue
 		}
 		for _, imp := range Impact(c) {
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", symbol(c.Actions), c.ID().Address(), imp))
+			lines = append(lines, style.Wrap(fmt.Sprintf("  %s %s: %s", symbol(c.Actions), c.ID().Address(), imp), style.Width, "      ")...)
 		}
 	}
 	if len(lines) == 0 {

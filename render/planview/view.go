@@ -6,7 +6,6 @@ package planview
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -32,13 +31,18 @@ type Input struct {
 	Header      Header
 	Diagnostics []service.Diagnostic
 	// Sources maps a Service (namespace/name) to the file it came from,
-	// shown in group headers.
+	// shown in group headers. When set, a Service missing from it is one
+	// outside the input (its resources are pruned).
 	Sources map[string]string
 	// FileContents holds input files' bytes, so text diagnostics can quote
 	// the offending line.
 	FileContents map[string][]byte
 	// PlanID identifies a saved plan ("sha256:..."); empty when not saved.
 	PlanID string
+	// Since names the saved plan whose record the drift was found against
+	// (plan --since); empty when there was none, and then the plan shows
+	// no drift section: nothing else tells azsvc what changed outside it.
+	Since string
 }
 
 // Summary counts a plan's changes (ux-anchors §8.3 "summary").
@@ -154,84 +158,6 @@ var legendText = map[string]string{
 }
 
 var symbolOrder = []string{"+", "~", "-/+", "+/-", "-", ">", "<", "?"}
-
-// group is the changes of one Service (or of several, for shared
-// resources), in apply order.
-type group struct {
-	name    string
-	changes []*plan.Change
-}
-
-// sharedGroup holds changes that serve several Services (a shared NSG rule,
-// the cluster LB) or none.
-const sharedGroup = "shared"
-
-// groups splits changes by the Service they serve (ux-anchors §8.2 item 5);
-// changes serving several Services or none go to the "shared" group, sorted
-// last.
-func groups(changes []*plan.Change) []group {
-	byName := map[string]*group{}
-	var names []string
-	for _, c := range changes {
-		name := groupName(c.Services)
-		g, ok := byName[name]
-		if !ok {
-			g = &group{name: name}
-			byName[name] = g
-			names = append(names, name)
-		}
-		g.changes = append(g.changes, c)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if a, b := groupRank(names[i]), groupRank(names[j]); a != b {
-			return a < b
-		}
-		return names[i] < names[j]
-	})
-	out := make([]group, len(names))
-	for i, n := range names {
-		out[i] = *byName[n]
-	}
-	return out
-}
-
-// groupRank orders groups: Services, then private endpoints (the consumer
-// side of their Private Link), then shared resources.
-func groupRank(name string) int {
-	switch _, endpoint := plan.EndpointOf(name); {
-	case name == sharedGroup:
-		return 2
-	case endpoint:
-		return 1
-	}
-	return 0
-}
-
-func groupName(services []string) string {
-	if len(services) == 1 {
-		return services[0]
-	}
-	return sharedGroup
-}
-
-// servicesNote names the Services a shared change serves, at most five.
-func servicesNote(services []string) string {
-	if len(services) < 2 {
-		return ""
-	}
-	if len(services) > 5 {
-		return fmt.Sprintf("serves %s and %d more", strings.Join(services[:5], ", "), len(services)-5)
-	}
-	return "serves " + strings.Join(services, ", ")
-}
-
-func (g group) summary() Summary {
-	var s Summary
-	for _, c := range g.changes {
-		s.add(c)
-	}
-	return s
-}
 
 // counts renders a group summary like "2 to create, 1 to replace".
 func (s Summary) counts() string {

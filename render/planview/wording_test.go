@@ -37,7 +37,7 @@ func TestImpactWording(t *testing.T) {
 			[]string{"health probe moves from Tcp to Http /healthz, so backends that do not answer it go unhealthy"}},
 		{"PLS with connections", &plan.Change{Actions: []plan.Action{plan.ActionDelete}, Disruptive: true,
 			Before: &plan.Resource{ID: pls, Properties: map[string]any{"privateEndpointConnections": []any{map[string]any{"name": "c1"}, map[string]any{"name": "c2"}}}}},
-			[]string{"private link service pls-a1 is deleted: 2 private endpoint connection(s) will be dropped"}},
+			[]string{"private link service pls-a1 is deleted: 2 private endpoint connections will be dropped"}},
 		{"cascade replace", &plan.Change{Actions: []plan.Action{plan.ActionDelete, plan.ActionCreate}, Disruptive: true, Cause: pip.Key(),
 			Before: &plan.Resource{ID: fe, Properties: map[string]any{"publicIPAddress": plan.Ref(pip)}}, After: &plan.Resource{ID: fe}},
 			[]string{"frontend a1 (public IP pip/kubernetes-a1) is re-created, so traffic to it stops while it is rebuilt",

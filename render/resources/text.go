@@ -91,8 +91,28 @@ func (tw *textWriter) service(st *plan.State, rs []*plan.Resource) {
 			}
 		}
 		for _, c := range children[pk] {
-			tw.line(2, fmt.Sprintf("%-9s %s%s%s", kindLabel(c.Kind()), c.Name(), tw.summary(c), tw.shared(c)))
+			tw.child(c)
 		}
+	}
+}
+
+// child is a child resource's line: kind, name and what it does, the
+// description on indented lines of its own when the line would be wider
+// than style.Width.
+func (tw *textWriter) child(c *plan.Resource) {
+	head := fmt.Sprintf("%-9s %s", kindLabel(c.Kind()), c.Name())
+	text := tw.summary(c)
+	if text == "" || len(head)+2+len(text) <= style.Width-4 {
+		if text != "" {
+			text = tw.s.Dim("  " + text)
+		}
+		tw.line(2, head+text+tw.shared(c))
+		return
+	}
+	tw.line(2, head+tw.shared(c))
+	pad := strings.Repeat(" ", 10)
+	for _, l := range style.Wrap(pad+text, style.Width-4, pad) {
+		tw.line(2, tw.s.Dim(l))
 	}
 }
 

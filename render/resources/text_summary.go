@@ -10,10 +10,13 @@ import (
 	"github.com/azsvc/azsvc/plan/desired"
 )
 
-const afterApply = "(known after apply)"
+// assigned is how offline output shows a value only Azure assigns: it
+// is not "known after apply" here, since nothing is applied (issue 16).
+const assigned = "(assigned by Azure)"
 
-// value renders a property value: markers as "(known after apply)", lists
-// joined with commas, references by their last name segment.
+// value renders a property value: values Azure assigns as "(assigned by
+// Azure)", saying whose when copied from another resource, lists joined
+// with commas, references by their last name segment.
 func value(v any) string {
 	switch t := v.(type) {
 	case nil:
@@ -32,10 +35,27 @@ func value(v any) string {
 		}
 	}
 	if plan.IsUnknown(v) {
-		return afterApply
+		return unknownValue(v)
 	}
 	return fmt.Sprint(v)
 }
+
+// unknownValue words a value only known once Azure has it: assigned to
+// this resource, copied from another's, or the node IPs of a pool.
+func unknownValue(v any) string {
+	if pool, ok := plan.ParseBackendNodeIPs(v); ok {
+		return "(the node IPs in backend pool " + lastSegment(string(pool)) + ")"
+	}
+	if _, addr, ok := plan.ParsePublicIPByAddress(v); ok {
+		return "(the public IP with address " + addr + ")"
+	}
+	if src, field, ok := plan.UnknownSource(v); ok {
+		return fmt.Sprintf("(%s of %s, assigned by Azure)", field, lastSegment(string(src)))
+	}
+	return assigned
+}
+
+func lastSegment(s string) string { return s[strings.LastIndex(s, "/")+1:] }
 
 func refValue(id any) string {
 	if _, addr, ok := desired.ByAddress(id); ok {
@@ -47,7 +67,7 @@ func refValue(id any) string {
 	return value(id)
 }
 
-// summary is the one-line description of a child resource.
+// summary is the one-line description of a child resource, "" for none.
 func (tw *textWriter) summary(r *plan.Resource) string {
 	p := r.Properties
 	var text string
@@ -81,7 +101,7 @@ func (tw *textWriter) summary(r *plan.Resource) string {
 	default:
 		return ""
 	}
-	return tw.s.Dim("  " + text)
+	return text
 }
 
 func ruleSummary(p map[string]any) string {
@@ -186,6 +206,8 @@ func plsDetails(p map[string]any) []string {
 			out = append(out, line)
 		}
 	}
+	// The alias is what consumers connect their private endpoints with.
+	out = append(out, "alias "+assigned)
 	vis, _ := p["visibility"].(map[string]any)
 	auto, _ := p["autoApproval"].(map[string]any)
 	out = append(out, "visibility "+orNone(value(vis["subscriptions"])), "auto-approval "+orNone(value(auto["subscriptions"])),
@@ -218,17 +240,17 @@ func peDetails(r *plan.Resource) []string {
 	}
 	target := pe.Target()
 	if src, field, ok := plan.UnknownSource(target); ok && field == plan.AliasField {
-		target = "the alias of " + src.Address() + " " + afterApply
+		target = "the alias of " + src.Address() + " " + assigned
 	} else if s, ok := target.(string); ok && strings.HasPrefix(s, "/subscriptions/") {
 		target = plan.KeyOf(s).Address()
 	}
 	return []string{"subnet " + value(r.Properties["subnet"]), fmt.Sprintf("%s to %s", how, value(target)),
-		"private IP " + orAfterApply(pe.PrivateIP())}
+		"private IP " + orAssigned(pe.PrivateIP())}
 }
 
-func orAfterApply(s string) string {
+func orAssigned(s string) string {
 	if s == "" {
-		return afterApply
+		return assigned
 	}
 	return s
 }

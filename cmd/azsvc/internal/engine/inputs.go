@@ -80,6 +80,8 @@ type Inputs struct {
 	// them (without the configuration's secrets).
 	ConfigName, Subscription string
 	ConfigData               []byte
+	// Files are the manifest arguments as given (Settings.Files).
+	Files []string
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -116,7 +118,7 @@ func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
 	}
 	in := Build(svc, cfg, s.Prune)
 	in.Notes, in.SubscriptionKnown = notes, known
-	in.ConfigName, in.ConfigData, in.Subscription = s.AzureConfig, data, s.Subscription
+	in.ConfigName, in.ConfigData, in.Subscription, in.Files = s.AzureConfig, data, s.Subscription, s.Files
 	return in, nil
 }
 

@@ -133,9 +133,9 @@ func TestManualApprovalPendingThenApproved(t *testing.T) {
 	}
 }
 
-// TestLostConnectionReplacesEndpoint: a connection the PLS owner rejected
-// or removed is drift, and the plan re-creates the endpoint, with its DNS
-// records following the new address.
+// TestLostConnectionReplacesEndpoint: for a connection the PLS owner
+// rejected or removed, the plan re-creates the endpoint, with its DNS
+// records following the new address (drift only with plan --since).
 func TestLostConnectionReplacesEndpoint(t *testing.T) {
 	for _, status := range []string{plan.ConnectionRejected, plan.ConnectionDisconnected} {
 		t.Run(status, func(t *testing.T) {
@@ -148,13 +148,13 @@ func TestLostConnectionReplacesEndpoint(t *testing.T) {
 
 			p := mustPlan(t, in, tg)
 			var replace *plan.Change
-			for _, c := range p.Drift {
+			for _, c := range p.Changes {
 				if c.Key() == pe {
 					replace = c
 				}
 			}
 			if replace == nil || !replace.IsReplace() || replace.Reason != plan.ReasonConnectionLost || !replace.Disruptive {
-				t.Fatalf("want the endpoint's replacement in the drift:\n%s", planLines(p))
+				t.Fatalf("want the endpoint's replacement:\n%s", planLines(p))
 			}
 			if status == plan.ConnectionRejected {
 				renderGolden(t, filepath.Join(hypershiftDir, "plan-rejected.golden.txt"), func(w *bytes.Buffer) error {

@@ -21,14 +21,16 @@ import (
 // updates, and that nobody edited the file (its checksum says that too).
 
 // Save writes p in its saved form (azsvc plan --out), readable by its
-// owner only: the sources, preconditions and target apply checks it with.
-func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target) (*planfile.Plan, error) {
+// owner only: the sources, preconditions and target apply checks it with,
+// and the record of what it leaves in Azure that a later plan --since
+// compares with; since names the saved plan p's drift was found against.
+func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target, since string) (*planfile.Plan, error) {
 	src, err := SourcesOf(in)
 	if err != nil {
 		return nil, err
 	}
 	saved := planfile.New(p, t.Describe(), InputHashes(in), in.Scope, planfile.Preconditions(p, res.Observed, res.Managed))
-	saved.Sources = src
+	saved.Sources, saved.Record, saved.Since = src, planfile.RecordOf(p, res), since
 	data, err := planfile.Marshal(saved)
 	if err != nil {
 		return nil, err
@@ -69,7 +71,7 @@ func SourcesOf(in *Inputs) (planfile.Sources, error) {
 	if err != nil {
 		return planfile.Sources{}, fmt.Errorf("%s: %w", in.ConfigName, err)
 	}
-	src := planfile.Sources{Config: planfile.Source{Name: in.ConfigName, Content: string(cfg)},
+	src := planfile.Sources{Files: in.Files, Config: planfile.Source{Name: in.ConfigName, Content: string(cfg)},
 		ClusterName: in.Config.ClusterName, Subscription: in.Subscription, Prune: in.Scope.Prune}
 	for _, name := range in.Service.Files {
 		src.Manifests = append(src.Manifests, planfile.Source{Name: name, Content: string(in.Service.Sources[name])})
@@ -95,7 +97,7 @@ func InputsFromSaved(saved *planfile.Plan, s Settings) (*Inputs, error) {
 		}
 		data = given
 	}
-	s.AzureConfig, s.ClusterName, s.Subscription, s.Prune = src.Config.Name, src.ClusterName, src.Subscription, src.Prune
+	s.AzureConfig, s.ClusterName, s.Subscription, s.Prune, s.Files = src.Config.Name, src.ClusterName, src.Subscription, src.Prune, src.Files
 	names := make([]string, len(src.Manifests))
 	files := make(map[string][]byte, len(src.Manifests))
 	for i, m := range src.Manifests {

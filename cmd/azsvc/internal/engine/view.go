@@ -10,6 +10,12 @@ import (
 // View gathers what every plan renderer shows: the plan, the header naming
 // the target, the findings and where each Service came from.
 func View(p *plan.Plan, in *Inputs, t *Target, files []string) planview.Input {
+	return ViewFor(p, in, t.Describe(), files)
+}
+
+// ViewFor is View for a target known by its description: a saved plan's,
+// shown offline (azsvc show).
+func ViewFor(p *plan.Plan, in *Inputs, target string, files []string) planview.Input {
 	cfg := in.Config
 	sources := map[string]string{}
 	for _, s := range in.Service.Services {
@@ -21,7 +27,7 @@ func View(p *plan.Plan, in *Inputs, t *Target, files []string) planview.Input {
 	return planview.Input{
 		Plan: p,
 		Header: planview.Header{
-			Target:        t.Describe(),
+			Target:        target,
 			Subscription:  cfg.SubscriptionForIDs(),
 			ResourceGroup: cfg.ResourceGroup,
 			Cluster:       cfg.ClusterName,

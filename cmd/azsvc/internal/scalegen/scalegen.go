@@ -57,9 +57,32 @@ func Manifests(n, changedEvery int) []byte {
 	return []byte(strings.Join(docs, "---\n"))
 }
 
-// service is Service i. Node ports repeat past the Kubernetes range's
-// 2,768 ports; nothing in a plan depends on them being unique.
-func service(i, port int, internal, nsgRule bool) string {
+// Reviewed renders the Services of Manifests(n, 0) as a pull request
+// edits them, for the tests of plans made for review (issue 16): every
+// 50th Service, from the first, moves to another port (its LB rule and
+// probe are re-created, which is disruptive, and the NSG rules its old and
+// new port share with other Services change), and every 100th, from the
+// 8th, gets an idle-timeout annotation (an update in place).
+func Reviewed(n int) []byte {
+	docs := make([]string, n)
+	for i := range docs {
+		port := 8000 + i%50
+		if i%50 == 0 {
+			port += 1000
+		}
+		var extra []string
+		if i%100 == 7 {
+			extra = append(extra, "service.beta.kubernetes.io/azure-load-balancer-tcp-idle-timeout: \"10\"")
+		}
+		docs[i] = service(i, port, i%4 != 0, i%10 < 3, extra...)
+	}
+	return []byte(strings.Join(docs, "---\n"))
+}
+
+// service is Service i, with extra annotations. Node ports repeat past the
+// Kubernetes range's 2,768 ports; nothing in a plan depends on them being
+// unique.
+func service(i, port int, internal, nsgRule bool, annotations ...string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-%05d\n  namespace: ns-%d\n  uid: %08x-0000-4000-8000-%012x\n  annotations:\n",
 		i, i%40, i, i)
@@ -69,6 +92,9 @@ func service(i, port int, internal, nsgRule bool) string {
 	}
 	if !nsgRule {
 		b.WriteString("    service.beta.kubernetes.io/azure-disable-load-balancer-nsg-rule: \"true\"\n")
+	}
+	for _, a := range annotations {
+		b.WriteString("    " + a + "\n")
 	}
 	fmt.Fprintf(&b, "spec:\n  type: LoadBalancer\n  selector:\n    app: svc-%05d\n  ports:\n    - name: web\n      protocol: TCP\n      port: %d\n      targetPort: 8080\n      nodePort: %d\n",
 		i, port, 30000+i%2767)

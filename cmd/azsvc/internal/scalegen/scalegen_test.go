@@ -27,6 +27,28 @@ func TestManifests(t *testing.T) {
 	}
 }
 
+func TestReviewed(t *testing.T) {
+	base, reviewed := strings.Split(string(Manifests(500, 0)), "---\n"), strings.Split(string(Reviewed(500)), "---\n")
+	if len(reviewed) != 500 {
+		t.Fatalf("%d documents, want 500", len(reviewed))
+	}
+	ports, annotated := 0, 0
+	for i := range base {
+		switch {
+		case base[i] == reviewed[i]:
+		case strings.Contains(reviewed[i], "tcp-idle-timeout"):
+			annotated++
+		case strings.Contains(reviewed[i], "port: 90"):
+			ports++
+		default:
+			t.Errorf("Service %d changed otherwise:\n%s", i, reviewed[i])
+		}
+	}
+	if ports != 10 || annotated != 5 {
+		t.Errorf("%d port changes and %d annotation edits of 500, want 10 and 5", ports, annotated)
+	}
+}
+
 func TestAzureJSON(t *testing.T) {
 	out, err := AzureJSON([]byte(`{"resourceGroup":"rg","loadBalancerSku":"standard"}`))
 	if err != nil {

@@ -1,0 +1,29 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/diff"
+	"github.com/azsvc/azsvc/plan/resolve"
+)
+
+// SinceDrift sets p.Drift to what changed outside azsvc since the saved
+// plan at path (plan --since): the resources that plan recorded it would
+// leave in Azure and that ARM, as read for p, holds differently. The saved
+// plan must be intact and made for the same target.
+func SinceDrift(path string, p *plan.Plan, res *resolve.Resolved, t *Target) error {
+	saved, _, err := LoadSaved(path)
+	if err != nil {
+		return err
+	}
+	if saved.Target != t.Describe() {
+		return fmt.Errorf("it was planned for %s, not %s", saved.Target, t.Describe())
+	}
+	record, planned, err := saved.RecordState()
+	if err != nil {
+		return err
+	}
+	p.Drift = diff.Drift(record, planned, res.Observed)
+	return nil
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFlagSuggestions: a mistyped flag is a usage error that names the
+// flag probably meant; cobra only suggests commands.
+func TestFlagSuggestions(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // "" for no suggestion
+	}{
+		{[]string{"plan", "--detailed-exitcod"}, "unknown flag: --detailed-exitcod (did you mean --detailed-exitcode?)"},
+		{[]string{"plan", "-detailed-exitcode"}, "(did you mean --detailed-exitcode?)"},
+		{[]string{"plan", "--detail"}, "(did you mean --detailed-exitcode?)"},
+		{[]string{"apply", "--auto-aprove"}, "(did you mean --auto-approve?)"},
+		{[]string{"validate", "--outptu", "json"}, "(did you mean --output?)"},
+		{[]string{"plan", "--sumary-file", "s.md"}, "(did you mean --summary-file?)"},
+		{[]string{"plan", "-f", "x", "-out=plan.json"}, "(did you mean --out plan.json?)"},
+		{[]string{"plan", "--zzz"}, ""},
+	}
+	for _, tt := range tests {
+		res := newCLI(t).run(tt.args...)
+		if res.code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", tt.args, res.code, exitUsage)
+		}
+		switch {
+		case tt.want == "" && strings.Contains(res.stderr, "did you mean"):
+			t.Errorf("%v: a far-fetched suggestion: %s", tt.args, res.stderr)
+		case tt.want != "" && !strings.Contains(res.stderr, tt.want):
+			t.Errorf("%v: stderr %q, want %q", tt.args, res.stderr, tt.want)
+		}
+	}
+}

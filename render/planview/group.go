@@ -1,0 +1,221 @@
+package planview
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+)
+
+// groupKind says whom a group of changes belongs to; groups sort by kind
+// first (ux-anchors §8.2 item 5: users think in Services).
+type groupKind int
+
+const (
+	// groupService holds the changes of one Service, in the input or not.
+	groupService groupKind = iota
+	// groupEndpoint holds the changes of one PrivateEndpoint object: the
+	// consumer side of a Private Link, after the Services.
+	groupEndpoint
+	// groupUnnamed holds the deletes of a Service outside the input that
+	// only its resources' name prefix identifies (CCM names them after the
+	// Service UID, ccm-semantics §2.1); --prune removes them.
+	groupUnnamed
+	// groupShared holds changes serving several Services, or the cluster.
+	groupShared
+)
+
+// group is the changes of one Service (or of several, for shared
+// resources), in apply order.
+type group struct {
+	kind groupKind
+	// name is the Service (namespace/name), the name prefix of an unnamed
+	// one, or "" for the shared group.
+	name    string
+	changes []*plan.Change
+}
+
+// namespace is the Service's namespace ("" for the other kinds).
+func (g group) namespace() string {
+	if g.kind != groupService {
+		return ""
+	}
+	ns, _ := splitService(g.name)
+	return ns
+}
+
+// shortName is the Service's name without its namespace.
+func (g group) shortName() string {
+	if g.kind != groupService {
+		return g.title()
+	}
+	_, name := splitService(g.name)
+	return name
+}
+
+// title names the group in headings.
+func (g group) title() string {
+	switch g.kind {
+	case groupUnnamed:
+		return "Service not in the input, resource names starting " + g.name
+	case groupShared:
+		return "Shared and cluster resources"
+	case groupEndpoint:
+		key, _ := plan.EndpointOf(g.name)
+		return "Private endpoint " + key
+	}
+	return "Service " + g.name
+}
+
+// groups splits changes by the Service they serve (ux-anchors §8.2 item 5):
+// Services by namespace and name in natural order (svc-2 before svc-10),
+// then Services outside the input known only by their names, then the
+// changes serving several Services or none.
+func groups(changes []*plan.Change) []group {
+	type key struct {
+		kind groupKind
+		name string
+	}
+	byKey := map[key]*group{}
+	var keys []key
+	for _, c := range changes {
+		kind, name := groupOf(c)
+		k := key{kind, name}
+		g, ok := byKey[k]
+		if !ok {
+			g = &group{kind: kind, name: name}
+			byKey[k] = g
+			keys = append(keys, k)
+		}
+		g.changes = append(g.changes, c)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].kind != keys[j].kind {
+			return keys[i].kind < keys[j].kind
+		}
+		return serviceLess(keys[i].name, keys[j].name)
+	})
+	out := make([]group, len(keys))
+	for i, k := range keys {
+		out[i] = *byKey[k]
+	}
+	return out
+}
+
+// groupOf places one change: under its Service when it serves one; under
+// the name prefix of a Service outside the input when it deletes a
+// resource no Service is known for but CCM's name says whose it was.
+func groupOf(c *plan.Change) (groupKind, string) {
+	switch {
+	case len(c.Services) == 1 && isEndpoint(c.Services[0]):
+		return groupEndpoint, c.Services[0]
+	case len(c.Services) == 1:
+		return groupService, c.Services[0]
+	case len(c.Services) == 0 && c.IsDelete():
+		if prefix := namePrefix(c.ID().Name()); prefix != "" {
+			return groupUnnamed, prefix
+		}
+	}
+	return groupShared, ""
+}
+
+// namePrefix finds the Service prefix CCM puts in a resource name ("a" and
+// the first 31 hex digits of the Service UID, ccm-semantics §2.1): the
+// first dash-separated token of an LB child's name, a later one of a public
+// IP's (<cluster>-<prefix>) or a PLS's (pls-<prefix>).
+func namePrefix(name string) string {
+	for _, token := range strings.Split(strings.ToLower(name), "-") {
+		if isUIDPrefix(token) {
+			return token[:32]
+		}
+	}
+	return ""
+}
+
+func isUIDPrefix(token string) bool {
+	if len(token) < 32 || token[0] != 'a' {
+		return false
+	}
+	for _, c := range token[1:32] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// serviceLess orders namespace/name keys by namespace, then name, each in
+// natural order.
+func serviceLess(a, b string) bool {
+	ans, aname := splitService(a)
+	bns, bname := splitService(b)
+	if ans != bns {
+		return naturalLess(ans, bns)
+	}
+	return naturalLess(aname, bname)
+}
+
+// naturalLess compares strings with runs of digits compared as numbers,
+// so svc-2 sorts before svc-10; equal numbers with different leading zeros
+// and otherwise equal strings fall back to byte order, which keeps the
+// order total.
+func naturalLess(a, b string) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ei, ej := digitsEnd(a, i), digitsEnd(b, j)
+			na, nb := strings.TrimLeft(a[i:ei], "0"), strings.TrimLeft(b[j:ej], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			i, j = ei, ej
+			continue
+		}
+		if a[i] != b[j] {
+			return a[i] < b[j]
+		}
+		i++
+		j++
+	}
+	if len(a)-i != len(b)-j {
+		return len(a)-i < len(b)-j
+	}
+	return a < b
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digitsEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// servicesNote names the Services a shared change serves, at most five.
+func servicesNote(services []string) string {
+	if len(services) < 2 {
+		return ""
+	}
+	if len(services) > 5 {
+		return fmt.Sprintf("serves %s and %s", strings.Join(services[:5], ", "), count(len(services)-5, "more Service", "more Services"))
+	}
+	return "serves " + strings.Join(services, ", ")
+}
+
+func (g group) summary() Summary {
+	var s Summary
+	for _, c := range g.changes {
+		s.add(c)
+	}
+	return s
+}
+
+func isEndpoint(owner string) bool {
+	_, ok := plan.EndpointOf(owner)
+	return ok
+}

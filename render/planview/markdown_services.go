@@ -1,0 +1,183 @@
+package planview
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The Services section: each Service with changes in a <details> block,
+// under a heading per namespace, in natural order. Past the budget the
+// remaining Services are counted per namespace in one table.
+
+// maxFoldRows caps the namespaces the table of Services not shown lists
+// one by one; the rest share one row.
+const maxFoldRows = 100
+
+// namespaceTitle heads the namespace a group is listed under.
+func namespaceTitle(g group) string {
+	if g.kind == groupUnnamed {
+		return "Not in the input"
+	}
+	return "Namespace " + orDash(g.namespace())
+}
+
+func (m *markdown) servicesHeading() string {
+	if len(m.services) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n#### Services (%s with changes)\n", thousands(len(m.services)))
+}
+
+// serviceBlock is Service i's <details> block, after its namespace's
+// heading when it is the first Service of its namespace.
+func (m *markdown) serviceBlock(i int) string {
+	g := m.services[i]
+	var b strings.Builder
+	if i == 0 || namespaceTitle(m.services[i-1]) != namespaceTitle(g) {
+		n := 0
+		for j := i; j < len(m.services) && namespaceTitle(m.services[j]) == namespaceTitle(g); j++ {
+			n++
+		}
+		fmt.Fprintf(&b, "\n##### %s (%s)\n", escapeText(namespaceTitle(g)), count(n, "Service", "Services"))
+	}
+	var body strings.Builder
+	for _, c := range g.changes {
+		body.WriteString(m.changeDiff(c, false))
+	}
+	title := g.shortName()
+	if note := sourceNote(g, m.in); note != "" {
+		title += " (" + note + ")"
+	}
+	fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n</details>\n", escapeText(title), groupCounts(g), m.diffBlock(body.String()))
+	return b.String()
+}
+
+// groupCounts is "2 to create, 1 to delete, 1 disruptive".
+func groupCounts(g group) string {
+	s := g.summary()
+	text := s.counts()
+	if s.Disruptive > 0 {
+		text += fmt.Sprintf(", %d disruptive", s.Disruptive)
+	}
+	return text
+}
+
+// foldRow is one namespace's line in the table of Services not shown.
+func foldRow(title string, services int, s Summary) string {
+	return fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %d | %d |\n", escapeCell(strings.TrimPrefix(title, "Namespace ")), thousands(services),
+		s.Create, s.Update, s.Replace, s.Delete, s.Adopt, s.Disruptive)
+}
+
+// moreRow sums up the namespaces past maxFoldRows.
+func moreRow(namespaces, services int) string {
+	return fmt.Sprintf("| _and %s_ | %s | | | | | | |\n", count(namespaces, "more namespace", "more namespaces"), thousands(services))
+}
+
+const foldTableHead = "| Namespace | Services | + | ~ | -/+ | - | adopt | disruptive |\n|---|---|---|---|---|---|---|---|\n"
+
+// foldSection counts the Services from index k on per namespace.
+func (m *markdown) foldSection(k int) string {
+	if k >= len(m.services) {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n##### Not shown here (%s)\n\n", count(len(m.services)-k, "Service", "Services"))
+	b.WriteString(foldTableHead)
+	rows := 0
+	for i := k; i < len(m.services); {
+		title := namespaceTitle(m.services[i])
+		if rows == maxFoldRows {
+			b.WriteString(moreRow(m.namespacesFrom(i), len(m.services)-i))
+			break
+		}
+		var s Summary
+		j := i
+		for ; j < len(m.services) && namespaceTitle(m.services[j]) == title; j++ {
+			s.merge(m.services[j].summary())
+		}
+		b.WriteString(foldRow(title, j-i, s))
+		rows++
+		i = j
+	}
+	b.WriteString("\n")
+	writeWrapped(&b, m.whereFull(), "")
+	return b.String()
+}
+
+func (m *markdown) namespacesFrom(i int) int {
+	n, last := 0, "\x00"
+	for _, g := range m.services[i:] {
+		if t := namespaceTitle(g); t != last {
+			n, last = n+1, t
+		}
+	}
+	return n
+}
+
+// foldSizes are the sizes of foldSection(k) for every k from 0 to
+// len(m.services), computed in one backward pass: the section for k
+// differs from the one for k+1 in one namespace's row, unless the row cap
+// moves.
+func (m *markdown) foldSizes() []int {
+	n := len(m.services)
+	sizes := make([]int, n+1)
+	if n == 0 {
+		return sizes
+	}
+	// Namespace spans, in order.
+	type span struct {
+		title      string
+		start, end int
+	}
+	var spans []span
+	for i := 0; i < n; {
+		t := namespaceTitle(m.services[i])
+		j := i
+		for j < n && namespaceTitle(m.services[j]) == t {
+			j++
+		}
+		spans = append(spans, span{t, i, j})
+		i = j
+	}
+	whole := make([]int, len(spans)+1) // whole[j]: sum of the full rows of spans j..
+	for j := len(spans) - 1; j >= 0; j-- {
+		var s Summary
+		for i := spans[j].start; i < spans[j].end; i++ {
+			s.merge(m.services[i].summary())
+		}
+		whole[j] = whole[j+1] + m.length(foldRow(spans[j].title, spans[j].end-spans[j].start, s))
+	}
+	var where strings.Builder
+	where.WriteString("\n")
+	writeWrapped(&where, m.whereFull(), "")
+	whereText := where.String()
+	j := len(spans) - 1
+	var partial Summary
+	for k := n - 1; k >= 0; k-- {
+		if k < spans[j].start {
+			j--
+			partial = Summary{}
+		}
+		partial.merge(m.services[k].summary())
+		size := m.length(fmt.Sprintf("\n##### Not shown here (%s)\n\n", count(n-k, "Service", "Services"))) + m.length(foldTableHead)
+		size += m.length(foldRow(spans[j].title, spans[j].end-k, partial))
+		last := min(j+maxFoldRows, len(spans)) // rows j+1 .. last-1 are whole
+		size += whole[j+1] - whole[last]
+		if last < len(spans) {
+			size += m.length(moreRow(len(spans)-last, n-spans[last].start))
+		}
+		size += m.length(whereText)
+		sizes[k] = size
+	}
+	return sizes
+}
+
+// merge adds t's counts to s.
+func (s *Summary) merge(t Summary) {
+	s.Create += t.Create
+	s.Update += t.Update
+	s.Replace += t.Replace
+	s.Delete += t.Delete
+	s.Adopt += t.Adopt
+	s.Disruptive += t.Disruptive
+}

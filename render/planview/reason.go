@@ -1,0 +1,53 @@
+package planview
+
+import "github.com/azsvc/azsvc/plan"
+
+// ReasonText says why a change is planned, without claiming more than
+// azsvc knows: with no record of what it wrote before (plan --since), an
+// owned resource that differs from what the Services ask for may have been
+// edited in the manifests or in Azure, and the words say only that it
+// differs (issue 16 "honest labels").
+func ReasonText(c *plan.Change) string {
+	who := "a Service"
+	if len(c.Services) == 1 && isEndpoint(c.Services[0]) {
+		who = "a PrivateEndpoint"
+	}
+	switch c.Reason {
+	case plan.ReasonServiceAdded:
+		if c.Has(plan.ActionAdopt) {
+			return "built by CCM for a Service in the input: azsvc starts managing it"
+		}
+		if c.IsReplace() || c.Has(plan.ActionCreate) {
+			return who + " in the input needs it"
+		}
+		return who + " in the input starts using it"
+	case plan.ReasonServiceRemoved:
+		if c.IsDelete() {
+			return "no Service in the input needs it any more"
+		}
+		return "a Service stops using it"
+	case plan.ReasonAnnotationChanged:
+		return "differs from what the Service's annotations and the configuration ask for"
+	case plan.ReasonPortChanged:
+		return "a port differs from the Service's"
+	case plan.ReasonSourceRangesChanged:
+		return "its source ranges differ from the Service's"
+	case plan.ReasonRequiresReplacement:
+		if c.Cause != "" {
+			return "re-created because " + addressOf(c.Cause) + " is re-created"
+		}
+		return "a setting Azure cannot change in place differs"
+	case plan.ReasonConnectionLost:
+		return "its connection was rejected or removed by the PLS owner: only a new endpoint can ask again"
+	case plan.ReasonApproveConnection:
+		return "the PrivateEndpoint asks for approval, and azsvc manages the private link service"
+	case plan.ReasonSourceRecreated:
+		if c.Cause != "" {
+			return "follows the new address of " + addressOf(c.Cause)
+		}
+		return "follows a value Azure assigns again"
+	case plan.ReasonNone:
+		return "no reason recorded"
+	}
+	return c.Reason.String()
+}
