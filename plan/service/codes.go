@@ -13,6 +13,7 @@ package service
 //	AZSVC0004  error     same namespace/name twice across the input          §2.1
 //	AZSVC0005  error     List item that is not an object                     -
 //	AZSVC0006  error     annotation value not a string (unquoted 10/true)    -
+//	AZSVC0007  error     manifest outside the namespace read from a cluster  -
 //	AZSVC1001  error     unknown azure-* key, with a did-you-mean            §1.3
 //	AZSVC1002  error     unknown port_* key (param or non-numeric port)      §1.4
 //	AZSVC1003  error     per-port key for a port the Service lacks           §1.4
@@ -58,6 +59,7 @@ const (
 	CodeDuplicateService = "AZSVC0004"
 	CodeNotObject        = "AZSVC0005"
 	CodeNonStringValue   = "AZSVC0006"
+	CodeOutsideScope     = "AZSVC0007"
 
 	CodeUnknownAnnotation  = "AZSVC1001"
 	CodeUnknownPortKey     = "AZSVC1002"
@@ -116,6 +118,7 @@ func Rules() []Rule {
 		{CodeDuplicateService, e, "duplicate Service namespace/name"},
 		{CodeNotObject, e, "List item is not a Kubernetes object"},
 		{CodeNonStringValue, e, "annotation value is not a string"},
+		{CodeOutsideScope, e, "manifest outside the namespace read from the cluster"},
 		{CodeUnknownAnnotation, e, "unknown Azure annotation"},
 		{CodeUnknownPortKey, e, "unknown per-port annotation"},
 		{CodePortNotInService, e, "per-port annotation names a port the Service does not have"},
