@@ -46,6 +46,10 @@ type LockOptions struct {
 	// Lost, when set, is told at once when a renewal fails (the run then
 	// stops after the write in flight), so the user hears it then.
 	Lost func(error)
+	// Released, when set, is told how releasing went: nil, or a
+	// *ReleaseError. A failed release does not change WithLock's error:
+	// the changes fn made stand; the lease blocks CCM until it expires.
+	Released func(error)
 }
 
 const (
@@ -73,7 +77,7 @@ func (e *ReleaseError) Unwrap() error { return e.Err }
 // the write in flight and its error wraps ErrLockLost.
 //
 // The error is Acquire's when the lock was not taken (nothing ran), else
-// fn's, joined with a *ReleaseError when releasing failed.
+// fn's; how the release went goes to o.Released.
 func WithLock(ctx context.Context, o LockOptions, fn func(ctx context.Context) error) error {
 	if o.RenewEvery <= 0 {
 		o.RenewEvery = defaultRenewEvery
@@ -103,8 +107,12 @@ func WithLock(ctx context.Context, o LockOptions, fn func(ctx context.Context) e
 	cancel(nil)
 	relCtx, relCancel := context.WithTimeout(context.WithoutCancel(ctx), o.ReleaseTimeout)
 	defer relCancel()
+	var released error
 	if rerr := o.Lock.Release(relCtx); rerr != nil {
-		return errors.Join(err, &ReleaseError{Lock: o.Lock.Name(), Err: rerr})
+		released = &ReleaseError{Lock: o.Lock.Name(), Err: rerr}
+	}
+	if o.Released != nil {
+		o.Released(released)
 	}
 	return err
 }

@@ -66,6 +66,7 @@ func TestWithLock(t *testing.T) {
 		fn        error
 		wantCalls []string
 		wantRan   bool
+		wantRel   string // Released's error; "" for a release that worked
 		check     func(t *testing.T, err error)
 	}{
 		{
@@ -103,15 +104,16 @@ func TestWithLock(t *testing.T) {
 			},
 		},
 		{
-			name:      "release failure is reported alongside",
+			name:      "release failure is reported apart",
 			lock:      func() *fakeLock { l := newFakeLock(); l.relErr = errors.New("503"); return l },
 			fn:        errFn,
 			wantCalls: []string{"acquire", "release"},
 			wantRan:   true,
+			wantRel:   "could not release the lease kube-system/test-lease: 503; the cloud controller manager waits until it expires",
 			check: func(t *testing.T, err error) {
 				var re *ReleaseError
-				if !errors.Is(err, errFn) || !errors.As(err, &re) || re.Lock != "kube-system/test-lease" {
-					t.Errorf("err = %v, want fn's error and a ReleaseError", err)
+				if !errors.Is(err, errFn) || errors.As(err, &re) {
+					t.Errorf("err = %v, want fn's error alone", err)
 				}
 			},
 		},
@@ -120,10 +122,20 @@ func TestWithLock(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			l := tt.lock()
 			ran := false
-			err := WithLock(context.Background(), LockOptions{Lock: l, Clock: newFakeClock()}, func(context.Context) error {
+			released := "not called"
+			o := LockOptions{Lock: l, Clock: newFakeClock(), Released: func(err error) {
+				released = ""
+				if err != nil {
+					released = err.Error()
+				}
+			}}
+			err := WithLock(context.Background(), o, func(context.Context) error {
 				ran = true
 				return tt.fn
 			})
+			if tt.wantRan && released != tt.wantRel {
+				t.Errorf("Released told %q, want %q", released, tt.wantRel)
+			}
 			if ran != tt.wantRan {
 				t.Errorf("fn ran = %v, want %v", ran, tt.wantRan)
 			}

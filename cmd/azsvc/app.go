@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 // app is what every command shares: the streams, the build, and the global
@@ -17,6 +19,9 @@ type app struct {
 	// dir is where azsvc.yaml is looked for when --settings is not given.
 	dir    string
 	global globalOptions
+	// emulator, set by tests only, replaces --state's emulator in plan and
+	// apply, so runs in one process share one ARM (see targetOptions).
+	emulator *emulator.Emulator
 }
 
 // globalOptions are the root command's persistent flags.

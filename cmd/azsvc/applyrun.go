@@ -17,7 +17,14 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 	if opts.PlanFile != "" {
 		return runApplySaved(ctx, opts)
 	}
-	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target)
+	if opts.Cluster.AzureConfig == "" {
+		return noAzureConfig()
+	}
+	kc, live, err := clusterInput(ctx, opts.IO, opts.Kube, allKinds, opts.Verbose)
+	if err != nil {
+		return err
+	}
+	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target, live)
 	if err != nil {
 		return err
 	}
@@ -38,17 +45,22 @@ func runApply(ctx context.Context, opts *applyOptions) error {
 	if err := planview.Text(planOut, engine.View(p, in, tg, opts.Files), opts.IO.OutStyle()); err != nil {
 		return err
 	}
+	w := &applyWork{opts: opts, plan: p, in: in, target: tg, kube: kc}
 	if len(p.Steps) == 0 {
+		// Nothing to write to Azure, so no lease; the status may still be
+		// missing (a cluster CCM never finished, or one azsvc adopted).
 		if opts.Output == "json" {
 			// Scripts reading the JSON Lines still get their summary event.
-			return execute(ctx, p, tg, opts)
+			if err := execute(ctx, p, tg, opts); err != nil {
+				return err
+			}
 		}
-		return nil
+		return w.updateStatus(ctx, false)
 	}
 	if err := confirm(opts); err != nil {
 		return err
 	}
-	return execute(ctx, p, tg, opts)
+	return w.run(ctx)
 }
 
 // runApplySaved applies a plan saved by plan --out, after checking that
@@ -61,6 +73,10 @@ func runApplySaved(ctx context.Context, opts *applyOptions) error {
 	s := settings(opts.IO, nil, opts.Cluster, opts.Target)
 	if s.AzureConfig == "" {
 		return usageErrorf("applying a saved plan needs the cluster configuration too: pass --config azure.json")
+	}
+	kc, err := opts.Kube.connect()
+	if err != nil {
+		return err
 	}
 	in, err := engine.LoadConfigOnly(s)
 	if err != nil {
@@ -78,7 +94,9 @@ func runApplySaved(ctx context.Context, opts *applyOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, "No changes. Azure networking matches the Services.")
 		return nil
 	}
-	return execute(ctx, p, tg, opts)
+	in.Scope = saved.Scope
+	w := &applyWork{opts: opts, plan: p, in: in, target: tg, kube: kc}
+	return w.run(ctx)
 }
 
 // confirm asks "Do you want to perform these actions?" on a terminal; with
@@ -131,6 +149,10 @@ func applyError(err error) error {
 	var ae *apply.Error
 	partial := errors.As(err, &ae) && ae.Result != nil && len(ae.Result.Applied) > 0
 	switch {
+	case errors.Is(err, apply.ErrLockLost) && partial:
+		return withExitCode(exitPartial, err)
+	case errors.Is(err, apply.ErrLockLost):
+		return withExitCode(exitRuntime, err)
 	case errors.Is(err, apply.ErrStale) && partial:
 		return withExitCode(exitPartial, err)
 	case errors.Is(err, apply.ErrStale):

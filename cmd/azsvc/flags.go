@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 // addFileFlag adds -f, the manifest input every command that reads
@@ -47,6 +49,9 @@ type targetOptions struct {
 	// Prune allows deleting azsvc-owned resources of Services absent from
 	// the input.
 	Prune bool
+	// emulator, set by tests only, is an open emulator shared between
+	// runs in one process (two applies racing for the lease).
+	emulator *emulator.Emulator
 }
 
 func addTargetFlags(cmd *cobra.Command, o *targetOptions) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden files")
@@ -29,6 +31,8 @@ type cli struct {
 	outTTY  bool
 	ctx     context.Context
 	replace func(a *app) *cobra.Command
+	// emulator, when set, is the ARM every plan and apply of this cli uses.
+	emulator *emulator.Emulator
 }
 
 func newCLI(t *testing.T) *cli {
@@ -59,6 +63,8 @@ func (c *cli) run(args ...string) result {
 		io:    &IOStreams{In: strings.NewReader(c.stdin), Out: &out, ErrOut: &errOut, OutTTY: c.outTTY},
 		build: buildInfo{Version: "v0.0.0-test", GoVersion: "go1.26", Platform: "linux/amd64"},
 		dir:   c.dir,
+
+		emulator: c.emulator,
 	}
 	var code int
 	if c.replace == nil {

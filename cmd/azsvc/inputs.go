@@ -11,6 +11,7 @@ import (
 // settings turns the shared flags into the engine's settings.
 func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) engine.Settings {
 	return engine.Settings{
+		Emulator:     t.emulator,
 		Files:        files,
 		Stdin:        io.In,
 		AzureConfig:  c.AzureConfig,
@@ -23,9 +24,9 @@ func settings(io *IOStreams, files []string, c clusterOptions, t targetOptions) 
 
 // loadInputs reads manifests and configuration and builds the desired
 // state; reading stdin gives up on Ctrl-C like validate does.
-func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOptions, t targetOptions) (*engine.Inputs, error) {
+func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOptions, t targetOptions, live *engine.Cluster) (*engine.Inputs, error) {
 	if c.AzureConfig == "" {
-		return nil, usageErrorf("no cluster configuration: pass --config azure.json (the cloud provider's config file), or set config: in azsvc.yaml")
+		return nil, noAzureConfig()
 	}
 	type loaded struct {
 		in  *engine.Inputs
@@ -33,7 +34,9 @@ func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOpt
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		in, err := engine.LoadInputs(settings(io, files, c, t))
+		s := settings(io, files, c, t)
+		s.Cluster = live
+		in, err := engine.LoadInputs(s)
 		done <- loaded{in, err}
 	}()
 	select {
@@ -48,6 +51,12 @@ func loadInputs(ctx context.Context, io *IOStreams, files []string, c clusterOpt
 		}
 		return l.in, nil
 	}
+}
+
+// noAzureConfig is the usage error of render, plan and apply without
+// azure.json, checked before any cluster is read.
+func noAzureConfig() error {
+	return usageErrorf("no cluster configuration: pass --config azure.json (the cloud provider's config file), or set config: in azsvc.yaml")
 }
 
 // reportDiagnostics prints findings on stderr in validate's text form, so

@@ -13,7 +13,14 @@ import (
 )
 
 func runPlan(ctx context.Context, opts *planOptions) error {
-	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target)
+	if opts.Cluster.AzureConfig == "" {
+		return noAzureConfig()
+	}
+	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, allKinds, opts.Verbose)
+	if err != nil {
+		return err
+	}
+	in, err := loadInputs(ctx, opts.IO, opts.Files, opts.Cluster, opts.Target, live)
 	if err != nil {
 		return err
 	}

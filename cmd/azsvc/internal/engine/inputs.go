@@ -14,6 +14,8 @@ import (
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/desired"
 	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/providers/azure/emulator"
+	"github.com/azsvc/azsvc/providers/kube"
 )
 
 // Settings are what the user configured, after flags > AZSVC_* > azsvc.yaml
@@ -30,6 +32,21 @@ type Settings struct {
 	// StatePath is the local emulator's state file.
 	StatePath string
 	Prune     bool
+	// Cluster, when set, is what was read from a live cluster: its
+	// Services are the input, with Files overriding them by
+	// namespace/name (service.Overlay).
+	Cluster *Cluster
+	// Emulator, when set, is an open emulator to plan and apply against
+	// instead of StatePath's; it stays open (tests share one between runs).
+	Emulator *emulator.Emulator
+}
+
+// Cluster is a live cluster's snapshot and how manifests match it.
+type Cluster struct {
+	Snapshot *kube.Snapshot
+	Scope    service.ClusterScope
+	// Where names the cluster and what was read, for the plan header.
+	Where string
 }
 
 // DefaultStatePath is where the local emulator keeps its state.
@@ -50,6 +67,9 @@ type Inputs struct {
 	Diagnostics []service.Diagnostic
 	Desired     *plan.State
 	Scope       plan.Scope
+	// Cluster is the live cluster read, nil without one. Its Nodes and
+	// EndpointSlices are there for the planner; its Services for status.
+	Cluster *Cluster
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -70,11 +90,11 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc, err := service.Load(s.Files, s.Stdin)
+	svc, err := loadServices(s)
 	if err != nil {
 		return nil, err
 	}
-	in := &Inputs{Service: svc, Config: cfg, Notes: notes}
+	in := &Inputs{Service: svc, Config: cfg, Notes: notes, Cluster: s.Cluster}
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
 	state, scope, refusals := desired.Build(svc.Services, cfg)
@@ -83,6 +103,33 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	in.Desired, in.Scope = state, scope
 	in.Scope.Prune = s.Prune
 	return in, nil
+}
+
+// loadServices reads the manifests and, with a cluster, lays them over the
+// cluster's Services.
+func loadServices(s Settings) (*service.Input, error) {
+	svc, err := service.Load(s.Files, s.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	Overlay(svc, s.Cluster)
+	return svc, nil
+}
+
+// Overlay lays the manifests read into svc over the cluster's Services
+// (service.Overlay); a nil cluster leaves svc as it is.
+func Overlay(svc *service.Input, c *Cluster) {
+	if c == nil {
+		return
+	}
+	cluster, skipped := service.FromClusterList(c.Snapshot.Services)
+	merged, diags := service.Overlay(cluster, svc, c.Scope)
+	svc.Services = merged
+	svc.Diagnostics = append(svc.Diagnostics, diags...)
+	service.SortDiagnostics(svc.Diagnostics)
+	for reason, n := range skipped {
+		svc.Skipped[reason] += n
+	}
 }
 
 // LoadConfigOnly reads the configuration without manifests: what applying a

@@ -65,14 +65,29 @@ func LoadSaved(path string) (*plan.SavedPlan, *plan.Plan, error) {
 	return &saved, p, nil
 }
 
-// InputHashes maps every input file to the SHA-256 of its bytes.
+// InputHashes maps every input file to the SHA-256 of its bytes, and a live
+// cluster ("cluster") to a hash of its Services' UIDs and resourceVersions.
 func InputHashes(in *Inputs) map[string]string {
 	out := map[string]string{}
 	for name, data := range in.Service.Sources {
 		sum := sha256.Sum256(data)
 		out[name] = "sha256:" + hex.EncodeToString(sum[:])
 	}
+	if in.Cluster != nil {
+		lines := make([]string, 0, len(in.Cluster.Snapshot.Services))
+		for _, s := range in.Cluster.Snapshot.Services {
+			lines = append(lines, s.Namespace+"/"+s.Name+" "+string(s.UID)+" "+s.ResourceVersion)
+		}
+		out["cluster"] = HashStrings(lines)
+	}
 	return out
+}
+
+// CheckFresh re-reads what p touches and refuses it (ErrStale) when
+// anything changed since it was planned: apply runs it once the lease is
+// taken, so a change another writer made before then is never overwritten.
+func CheckFresh(ctx context.Context, p *plan.Plan, in *Inputs, t *Target) error {
+	return CheckSaved(ctx, plan.NewSavedPlan(p, t.Describe(), nil, in.Scope), t)
 }
 
 // CheckSaved re-reads what a saved plan touches and reports what changed

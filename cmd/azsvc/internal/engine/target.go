@@ -20,6 +20,8 @@ type Target struct {
 	// Emulator is the in-process emulator, nil when the target is Azure.
 	Emulator *emulator.Emulator
 	Read     azure.ReadScope
+	// shared: the emulator belongs to the caller (Settings.Emulator).
+	shared bool
 }
 
 // Describe names the target for the plan header.
@@ -27,7 +29,7 @@ func (t *Target) Describe() string { return t.Provider.Target() }
 
 // Close saves and releases the emulator's state.
 func (t *Target) Close() error {
-	if t.Emulator == nil {
+	if t.Emulator == nil || t.shared {
 		return nil
 	}
 	return t.Emulator.Close()
@@ -44,6 +46,13 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 			return nil, err
 		}
 		return &Target{Provider: p, Read: read}, nil
+	}
+	if s.Emulator != nil {
+		t, err := EmulatorTarget(s.Emulator, in, "in-process emulator")
+		if t != nil {
+			t.shared = true
+		}
+		return t, err
 	}
 	path := s.StatePath
 	if path == "" {
