@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -27,11 +28,15 @@ const (
 	previousHolderAnnotation = "aks-managed-resource-locker-previous-holder"
 )
 
-// Holder is azsvc's holder identity: "azsvc-<user>@<host>".
+// Holder is azsvc's holder identity: "azsvc-<user>@<host>". A user
+// without a passwd entry (common in containers) is $USER, else its uid.
 func Holder() string {
-	name := "unknown"
+	name := os.Getenv("USER")
 	if u, err := user.Current(); err == nil && u.Username != "" {
 		name = u.Username
+	}
+	if name == "" {
+		name = "uid" + strconv.Itoa(os.Getuid())
 	}
 	host, err := os.Hostname()
 	if err != nil || host == "" {
