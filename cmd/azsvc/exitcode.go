@@ -88,10 +88,10 @@ func exitCodeTable() []struct {
 		meaning string
 	}{
 		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: everything applied."},
-		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read. Nothing is known to have changed."},
+		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Nothing is known to have changed."},
 		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
 		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings)."},
-		{exitStale, "apply of a saved plan refused: what it touches changed since it was planned. Nothing was applied; plan again."},
+		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned. Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
 		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, apply without --auto-approve and no terminal to confirm on."},
 		{exitInterrupted, "interrupted (Ctrl-C or SIGTERM). An interrupted apply stops after the operation in flight and reports what was done."},
