@@ -76,6 +76,14 @@ func Overlay(cluster []*Service, manifests *Input, scope ClusterScope) (merged [
 		if scope.Selects != nil && !scope.Selects(m.Labels) {
 			continue
 		}
+		if prev, dup := byKey[m.Key()]; dup {
+			// One without a namespace and one naming -n's: Load could not
+			// tell they are the same Service.
+			diags = append(diags, m.diag(CodeDuplicateService, "metadata.name",
+				fmt.Sprintf("Service %s is defined twice; the first definition is at %s", m.Key(), prev.Source),
+				"remove the duplicate; the second definition is ignored"))
+			continue
+		}
 		byKey[m.Key()] = m
 		order = append(order, m.Key())
 	}

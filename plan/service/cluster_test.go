@@ -136,6 +136,14 @@ func TestOverlay(t *testing.T) {
 			},
 		},
 		{
+			name:      "the same Service with and without the namespace",
+			cluster:   []corev1.Service{clusterSvc("prod", "web", "1")},
+			manifests: manifestWeb + "---\n" + strings.Replace(manifestWeb, "  name: web\n", "  name: web\n  namespace: prod\n", 1),
+			scope:     ClusterScope{Namespace: "prod"},
+			wantKeys:  []string{"prod/web"},
+			wantDiag:  "deploy/web.yaml:18:9: AZSVC0004 Service prod/web is defined twice; the first definition is at deploy/web.yaml:1:1",
+		},
+		{
 			name:      "manifest not selected by -l is left out",
 			cluster:   []corev1.Service{clusterSvc("prod", "web", "1")},
 			manifests: manifestWeb,
