@@ -102,12 +102,12 @@ var allKinds = kube.Kinds{Nodes: true, EndpointSlices: true}
 
 const rbacHelp = `azsvc needs, on a cluster:
 
-  list    services, nodes                (core)               --from-cluster
-  list    endpointslices                 (discovery.k8s.io)   --from-cluster
-  get, create, update  leases            (coordination.k8s.io)
-          in kube-system, the lease aks-managed-resource-locker
-                                                              apply (unless --no-lock)
-  update  services/status                (core)               apply --update-status
+  verb                 resource (API group)                      for
+  list                 services, nodes (core)                    --from-cluster
+  list                 endpointslices (discovery.k8s.io)         --from-cluster
+  get, create, update  leases (coordination.k8s.io), in          apply, unless --no-lock
+                       kube-system: aks-managed-resource-locker
+  update               services/status (core)                    apply --update-status
 
 It never gets single objects, watches, or writes anything else. The
 ClusterRole, Role and bindings below (also examples/rbac/clusterrole.yaml)

@@ -191,6 +191,15 @@ func (k *kubeEnv) testCCMHolds(t *testing.T) {
 	if l, _ := k.lease(t); l.holder() != "cloud-controller-manager" {
 		t.Errorf("a refused apply changed the lease: holder %q", l.holder())
 	}
+	// --no-lock applies anyway and leaves the lease alone.
+	other := k.ns("nolock")
+	k.shopFixtures(t, other)
+	if res = c.run(k.args("apply", other, "--auto-approve", "--no-lock")...); res.code != exitOK || c.emulator.Counters().Writes("") == 0 {
+		t.Fatalf("apply --no-lock while CCM holds the lease: exit %d\n%s", res.code, res.stderr)
+	}
+	if l, _ := k.lease(t); l.holder() != "cloud-controller-manager" {
+		t.Errorf("apply --no-lock changed the lease: holder %q", l.holder())
+	}
 	// An expired lease is taken over, as CCM does.
 	k.setLease(t, "cloud-controller-manager", time.Now().Add(-16*time.Minute))
 	if res = c.run(k.args("apply", ns, "--auto-approve")...); res.code != exitOK {
@@ -222,7 +231,7 @@ func (k *kubeEnv) testTwoApplies(t *testing.T) {
 	ns := k.ns("race")
 	k.shopFixtures(t, ns)
 	c := newCLI(t)
-	c.emulator = newEmulator(t, slowWrites(time.Second))
+	c.emulator = newEmulator(t, slowWrites(2*time.Second))
 	first := startAzsvc(context.Background(), c, nil, false, k.args("apply", ns, "--auto-approve", "-o", "json")...)
 	k.waitHeld(t)
 	second := c.run(k.args("apply", ns, "--auto-approve")...)
@@ -295,7 +304,7 @@ func (k *kubeEnv) testCtrlC(t *testing.T) {
 	ns := k.ns("intr")
 	k.shopFixtures(t, ns)
 	c := newCLI(t)
-	c.emulator = newEmulator(t, slowWrites(500*time.Millisecond))
+	c.emulator = newEmulator(t, slowWrites(time.Second))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := startAzsvc(ctx, c, nil, false, k.args("apply", ns, "--auto-approve")...)

@@ -53,7 +53,7 @@ build() {
 	(cd "$here" && GOFLAGS="-mod=mod" go mod download k8s.io/kubernetes) ||
 		unavailable "cannot download k8s.io/kubernetes $K8S_VERSION from the Go module proxy"
 	local start=$SECONDS
-	(cd "$here" && GOFLAGS="-mod=mod -buildvcs=false" go build -o "$bin.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
+	(cd "$here" && GOFLAGS="-mod=mod -buildvcs=false" go build -ldflags "-s -w" -o "$bin.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
 	mv "$bin.tmp" "$bin"
 	log "built $bin in $((SECONDS - start))s"
 }
