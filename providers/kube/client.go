@@ -13,9 +13,12 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/kubernetes"
+	coordinationv1 "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	corev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	discoveryv1 "k8s.io/client-go/kubernetes/typed/discovery/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/util/flowcontrol"
 )
 
 // Options choose the cluster and what to read, as kubectl's flags do.
@@ -53,9 +56,50 @@ const (
 	requestTimeout  = time.Minute
 )
 
+// Clientset is the part of client-go's kubernetes.Interface azsvc uses; the
+// fake clientset of unit tests satisfies it. Only these three API groups'
+// clients are built: the whole clientset would compile a hundred packages
+// more into azsvc.
+type Clientset interface {
+	CoreV1() corev1.CoreV1Interface
+	DiscoveryV1() discoveryv1.DiscoveryV1Interface
+	CoordinationV1() coordinationv1.CoordinationV1Interface
+}
+
+type clientset struct {
+	core         corev1.CoreV1Interface
+	discovery    discoveryv1.DiscoveryV1Interface
+	coordination coordinationv1.CoordinationV1Interface
+}
+
+func (c *clientset) CoreV1() corev1.CoreV1Interface                         { return c.core }
+func (c *clientset) DiscoveryV1() discoveryv1.DiscoveryV1Interface          { return c.discovery }
+func (c *clientset) CoordinationV1() coordinationv1.CoordinationV1Interface { return c.coordination }
+
+// newClientset builds the three clients over one HTTP client and one rate
+// limiter, as kubernetes.NewForConfig does for all of them.
+func newClientset(cfg *rest.Config) (*clientset, error) {
+	cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, cfg.Burst)
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cs := &clientset{}
+	if cs.core, err = corev1.NewForConfigAndClient(cfg, hc); err != nil {
+		return nil, err
+	}
+	if cs.discovery, err = discoveryv1.NewForConfigAndClient(cfg, hc); err != nil {
+		return nil, err
+	}
+	if cs.coordination, err = coordinationv1.NewForConfigAndClient(cfg, hc); err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
 // Client is one cluster, with the namespace scope and selector chosen.
 type Client struct {
-	cs        kubernetes.Interface
+	cs        Clientset
 	namespace string // the namespace read, or the default namespace of manifests under -A
 	all       bool
 	selector  labels.Selector
@@ -91,7 +135,7 @@ func Connect(o Options) (*Client, error) {
 		where = fmt.Sprintf("context %q (%s)", name, cfg.Host)
 	}
 	tune(cfg, o)
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := newClientset(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client for %s: %w", where, err)
 	}
@@ -99,14 +143,14 @@ func Connect(o Options) (*Client, error) {
 }
 
 // NewForClientset wraps a clientset (client-go's fake one in unit tests).
-func NewForClientset(cs kubernetes.Interface, namespace, where string, o Options) (*Client, error) {
+func NewForClientset(cs Clientset, namespace, where string, o Options) (*Client, error) {
 	if namespace == "" {
 		namespace = "default"
 	}
 	return newClient(cs, namespace, where, o)
 }
 
-func newClient(cs kubernetes.Interface, ns, where string, o Options) (*Client, error) {
+func newClient(cs Clientset, ns, where string, o Options) (*Client, error) {
 	sel := labels.Everything()
 	if o.Selector != "" {
 		var err error
