@@ -23,7 +23,8 @@ func Run(ctx context.Context, p *plan.Plan, prov Provider, opts Options) (*Resul
 	var stop *Error
 	for i, step := range p.Steps {
 		if stop == nil && ctx.Err() != nil {
-			stop = &Error{Kind: ErrInterrupted, Err: ctx.Err()}
+			// The cause says why: Ctrl-C, or a lease lost (WithLock).
+			stop = &Error{Kind: ErrInterrupted, Err: context.Cause(ctx)}
 		}
 		if stop != nil {
 			r.result.NotAttempted = append(r.result.NotAttempted, r.newStepResult(i, step))

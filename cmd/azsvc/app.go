@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/azsvc/azsvc/plan/quote"
+	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 // app is what every command shares: the streams, the build, and the global
@@ -22,6 +23,9 @@ type app struct {
 	global globalOptions
 	// resolved is what setup took from the environment and settings file.
 	resolved resolvedConfig
+	// emulator, set by tests only, replaces --state's emulator in plan and
+	// apply, so runs in one process share one ARM (see targetOptions).
+	emulator *emulator.Emulator
 }
 
 // globalOptions are the root command's persistent flags.

@@ -15,16 +15,22 @@ type applyOptions struct {
 	// those changes and reads no manifests.
 	PlanFile string
 	inputOptions
+	Kube        kubeOptions
 	Cluster     clusterOptions
 	Target      targetOptions
 	AutoApprove bool
-	Output      string
+	// NoLock skips the lease CCM takes turns on.
+	NoLock bool
+	// UpdateStatus writes status.loadBalancer.ingress after a successful apply.
+	UpdateStatus bool
+	Output       string
 }
 
 func newApplyCmd(a *app, runF func(context.Context, *applyOptions) error) *cobra.Command {
 	opts := &applyOptions{IO: a.io}
+	opts.Target.emulator = a.emulator
 	cmd := &cobra.Command{
-		Use:   "apply [PLAN_FILE | -f FILE|DIR|- ...]",
+		Use:   "apply [PLAN_FILE | -f FILE|DIR|- ... | --from-cluster]",
 		Short: "Make the Azure changes the Services need",
 		Long: `Plan, show the plan, ask for confirmation, then make the changes one Azure
 operation at a time, in plan order, with progress on stderr.
@@ -44,6 +50,16 @@ apply reads what is left after every write and, once the budget is spent,
 waits for its earlier writes to leave the window instead of running into
 429s; progress shows the waits and the expected time left.
 
+When a cluster is configured (--from-cluster, --kubeconfig or --context),
+apply takes turns with the cloud controller manager: before the first write it
+takes CCM's own lock, the Lease kube-system/aks-managed-resource-locker, as
+azsvc-<user>@<host>, renews it while applying, and releases it at the end,
+also after a failure or Ctrl-C. If someone else holds it, apply refuses
+(exit 1) and names the holder; --no-lock skips the lease. Once the lease is
+held, apply checks that nothing it is about to change changed since the plan
+(exit 5 otherwise). --update-status then writes status.loadBalancer.ingress
+of the cluster's Services, as CCM would.
+
 Output formats: text (the default) and json (JSON Lines progress events).`,
 		Example: `  # Plan, confirm, and apply the Services under deploy/
   azsvc apply -f deploy/ --config azure.json
@@ -55,19 +71,18 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
   azsvc apply -f deploy/ --auto-approve -o json
 
   # Against a served emulator (azsvc emulator serve prints the endpoint and token)
-  AZSVC_ARM_TOKEN=$TOKEN azsvc apply -f deploy/ --arm-endpoint http://127.0.0.1:8443 --auto-approve`,
+  AZSVC_ARM_TOKEN=$TOKEN azsvc apply -f deploy/ --arm-endpoint http://127.0.0.1:8443 --auto-approve
+
+
+  # Take over from CCM on the live cluster, and publish the addresses
+  azsvc apply --from-cluster -A --config azure.json --update-status`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.PlanFile = args[0]
 			}
-			switch {
-			case opts.PlanFile != "" && len(opts.Files) > 0:
-				return usageErrorf("give either a saved plan file or -f manifests, not both")
-			case opts.PlanFile == "":
-				if err := requireFiles(opts.Files); err != nil {
-					return err
-				}
+			if err := opts.checkArgs(); err != nil {
+				return err
 			}
 			opts.Target.Origins = a.resolved.origins(cmd)
 			if err := opts.Target.complete(a); err != nil {
@@ -77,8 +92,29 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 		},
 	}
 	addFileFlag(cmd, &opts.inputOptions)
+	addKubeFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
-	cmd.Flags().BoolVar(&opts.AutoApprove, "auto-approve", false, "apply without asking for confirmation")
+	f := cmd.Flags()
+	f.BoolVar(&opts.AutoApprove, "auto-approve", false, "apply without asking for confirmation")
+	f.BoolVar(&opts.NoLock, "no-lock", false, "do not take the cloud controller manager's lease (kube-system/aks-managed-resource-locker)")
+	f.BoolVar(&opts.UpdateStatus, "update-status", false, "after a successful apply, write status.loadBalancer.ingress of the cluster's Services, as CCM does")
 	return cmd
+}
+
+// checkArgs is apply's usage check: a saved plan, or manifests and/or a
+// cluster to read, and --update-status only where there are cluster
+// Services to write.
+func (o *applyOptions) checkArgs() error {
+	switch {
+	case o.PlanFile != "" && len(o.Files) > 0:
+		return usageErrorf("give either a saved plan file or -f manifests, not both")
+	case o.PlanFile != "" && o.Kube.FromCluster:
+		return usageErrorf("a saved plan already has its Services (a plan made --from-cluster records the cluster's): --from-cluster does not apply to it")
+	case o.UpdateStatus && !o.Kube.configured():
+		return usageErrorf("--update-status writes to a cluster: add --from-cluster (or --kubeconfig or --context)")
+	case o.PlanFile != "":
+		return o.Kube.check([]string{o.PlanFile}, true)
+	}
+	return o.Kube.check(o.Files, true)
 }

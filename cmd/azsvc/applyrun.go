@@ -17,7 +17,14 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if opts.PlanFile != "" {
 		return runApplySaved(ctx, opts)
 	}
-	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target)
+	if opts.Cluster.AzureConfig == "" { // before reaching the cluster
+		return noAzureConfig()
+	}
+	kc, live, err := clusterInput(ctx, opts.IO, opts.Kube, allKinds, opts.Target.Verbose > 0)
+	if err != nil {
+		return err
+	}
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target, live)
 	if err != nil {
 		return err
 	}
@@ -25,7 +32,7 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 		reportDiagnostics(opts.IO, in)
 		return &reported{errInvalidInput}
 	}
-	tg, p, _, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
+	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
 	if err != nil {
 		return err
 	}
@@ -42,17 +49,24 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if err := planview.Text(planOut, engine.View(p, in, tg, opts.Files), opts.IO.OutStyle()); err != nil {
 		return err
 	}
+	w := &applyWork{opts: opts, plan: p, in: in, target: tg, kube: kc, fresh: func(ctx context.Context) error {
+		return engine.CheckFresh(ctx, p, res, in, tg)
+	}}
 	if len(p.Steps) == 0 {
+		// Nothing to write to Azure, so no lease; the status may still be
+		// missing (a cluster CCM never finished, or one azsvc adopted).
 		if opts.Output == "json" {
 			// Scripts reading the JSON Lines still get their summary event.
-			return execute(ctx, p, tg, opts)
+			if err := execute(ctx, p, tg, opts); err != nil {
+				return err
+			}
 		}
-		return nil
+		return w.updateStatus(ctx, false)
 	}
 	if err := confirm(opts); err != nil {
 		return err
 	}
-	return execute(ctx, p, tg, opts)
+	return w.run(ctx)
 }
 
 // runApplySaved applies a plan saved by plan --out once it made the plan
@@ -66,6 +80,10 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 		return err
 	}
 	s := settings(opts.IO, inputOptions{}, opts.Cluster, opts.Target)
+	kc, err := opts.Kube.connect()
+	if err != nil {
+		return err
+	}
 	in, err := engine.InputsFromSaved(saved, s)
 	if err != nil {
 		return err
@@ -91,7 +109,10 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	if err := confirm(opts); err != nil {
 		return err
 	}
-	return execute(ctx, p, tg, opts)
+	w := &applyWork{opts: opts, plan: p, in: in, target: tg, kube: kc, fresh: func(ctx context.Context) error {
+		return engine.CheckSaved(ctx, saved, in, tg)
+	}}
+	return w.run(ctx)
 }
 
 // confirm asks "Do you want to perform these actions?" on a terminal; with

@@ -102,7 +102,7 @@ config: azure.json
 		Output:           "json",
 	}
 	got.IO = nil
-	if diff := cmp.Diff(want, *got, cmp.AllowUnexported(planOptions{})); diff != "" {
+	if diff := cmp.Diff(want, *got, cmp.AllowUnexported(planOptions{}, targetOptions{})); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
 }

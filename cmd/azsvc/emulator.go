@@ -140,7 +140,7 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 	}
 	var in *engine.Inputs
 	if opts.Cluster.AzureConfig != "" {
-		if in, err = loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, targetOptions{}); err != nil {
+		if in, err = loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, targetOptions{}, nil); err != nil {
 			return err
 		}
 	}

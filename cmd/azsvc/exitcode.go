@@ -47,6 +47,13 @@ type reported struct{ err error }
 func (e *reported) Error() string { return e.err.Error() }
 func (e *reported) Unwrap() error { return e.err }
 
+// partialApply is a failure after apply changed Azure, outside the
+// executor (writing the Services' status): exit 7.
+type partialApply struct{ err error }
+
+func (e *partialApply) Error() string   { return e.err.Error() }
+func (e *partialApply) Unwrap() []error { return []error{e.err, apply.ErrPartial} }
+
 // usageError is a mistake in how the command was called: exit 64, and a
 // pointer to --help.
 type usageError struct{ err error }
@@ -78,7 +85,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitChanges
 	case errors.Is(err, errInvalidInput), errors.Is(err, preflight.ErrRefused):
 		return exitInvalid
-	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrPartial):
+	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrLockLost) && appliedSome(err),
+		errors.Is(err, apply.ErrPartial):
 		return exitPartial
 	case errors.Is(err, apply.ErrStale), errors.Is(err, planfile.ErrModified):
 		return exitStale
@@ -109,10 +117,10 @@ func exitCodeTable() []struct {
 		meaning string
 	}{
 		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: everything applied."},
-		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read. Nothing is known to have changed."},
+		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Nothing is known to have changed."},
 		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
 		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings)."},
-		{exitStale, "apply of a saved plan refused: what it touches changed since it was planned. Nothing was applied; plan again."},
+		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned. Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
 		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on."},
 		{exitInterrupted, "interrupted (Ctrl-C or SIGTERM). An interrupted apply stops after the operation in flight and reports what was done."},

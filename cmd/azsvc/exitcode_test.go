@@ -58,6 +58,13 @@ func TestExitCodes(t *testing.T) {
 		{name: "apply needs input", args: []string{"apply", "--auto-approve"}, want: 64},
 		{name: "apply plan and -f", args: []string{"apply", "plan.json", "-f", warn}, want: 64, wantStderr: "not both"},
 		{name: "apply two plans", args: []string{"apply", "a.json", "b.json"}, want: 64},
+		{name: "-n without --from-cluster", args: []string{"validate", "-f", warn, "-n", "web"}, want: 64, wantStderr: "add --from-cluster"},
+		{name: "--kubeconfig without --from-cluster", args: []string{"plan", "-f", warn, "--kubeconfig", "k"}, want: 64, wantStderr: "add --from-cluster"},
+		{name: "--from-cluster needs no -f", args: []string{"plan", "--from-cluster"}, want: 64, wantStderr: "pass --config azure.json"},
+		{name: "--update-status needs a cluster", args: []string{"apply", "-f", warn, "--update-status"}, want: 64, wantStderr: "--update-status writes to a cluster"},
+		{name: "saved plan and --from-cluster", args: []string{"apply", "plan.json", "--from-cluster"}, want: 64, wantStderr: "saved plan already has its Services"},
+		{name: "no kubeconfig", args: []string{"validate", "--from-cluster", "--kubeconfig", "testdata/nosuch"}, want: 1, wantStderr: "kubeconfig"},
+		{name: "help rbac", args: []string{"help", "rbac"}, want: 0, wantStdout: "kind: ClusterRole"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

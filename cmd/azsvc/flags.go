@@ -5,6 +5,7 @@ import (
 
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 // inputOptions are the manifest inputs every command that reads Services
@@ -76,6 +77,9 @@ type targetOptions struct {
 	// Verbose is the global -v count: at 1 or more the local emulator's
 	// request counts are printed when the command is done.
 	Verbose int
+	// emulator, set by tests only, is an open emulator shared between
+	// runs in one process (two applies racing for the lease).
+	emulator *emulator.Emulator
 }
 
 func addTargetFlags(cmd *cobra.Command, o *targetOptions) {

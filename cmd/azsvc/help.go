@@ -86,4 +86,13 @@ Colour:
 
 --no-color wins over all of them. Without any, colour is on for terminals only.
 Machine formats (-o json, -o sarif) are never coloured.
+
+Kubernetes (--from-cluster, and apply's lease), as kubectl reads them:
+
+  KUBECONFIG                 kubeconfig files when --kubeconfig is not given
+                             (default ~/.kube/config)
+  KUBERNETES_SERVICE_HOST,   set in a Pod: with no kubeconfig, the Pod's service
+  KUBERNETES_SERVICE_PORT    account and namespace are used
+  USER                       names the lease holder, azsvc-<user>@<host>, when
+                             the user has no passwd entry
 `

@@ -9,6 +9,8 @@ import (
 
 	"github.com/azsvc/azsvc/plan/golden"
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
 // result is what one in-process run of azsvc produced.
@@ -26,6 +28,8 @@ type cli struct {
 	outTTY  bool
 	ctx     context.Context
 	replace func(a *app) *cobra.Command
+	// emulator, when set, is the ARM every plan and apply of this cli uses.
+	emulator *emulator.Emulator
 }
 
 func newCLI(t *testing.T) *cli {
@@ -57,6 +61,8 @@ func (c *cli) run(args ...string) result {
 		io:    &IOStreams{In: strings.NewReader(c.stdin), Out: &out, ErrOut: &errOut, OutTTY: c.outTTY},
 		build: buildInfo{Version: "v0.0.0-test", GoVersion: "go1.26", Platform: "linux/amd64"},
 		dir:   c.dir,
+
+		emulator: c.emulator,
 	}
 	var code int
 	if c.replace == nil {

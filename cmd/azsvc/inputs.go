@@ -14,6 +14,7 @@ func settings(io *IOStreams, in inputOptions, c clusterOptions, t targetOptions)
 	return engine.Settings{
 		Files:        in.Files,
 		MaxInputSize: int64(in.MaxInputSize),
+		Emulator:     t.emulator,
 		Stdin:        io.In,
 		AzureConfig:  c.AzureConfig,
 		ClusterName:  c.ClusterName,
@@ -32,9 +33,9 @@ func settings(io *IOStreams, in inputOptions, c clusterOptions, t targetOptions)
 
 // loadInputs reads manifests and configuration and builds the desired
 // state; reading stdin gives up on Ctrl-C like validate does.
-func loadInputs(ctx context.Context, io *IOStreams, in inputOptions, c clusterOptions, t targetOptions) (*engine.Inputs, error) {
+func loadInputs(ctx context.Context, io *IOStreams, in inputOptions, c clusterOptions, t targetOptions, live *engine.Cluster) (*engine.Inputs, error) {
 	if c.AzureConfig == "" {
-		return nil, usageErrorf("no cluster configuration: pass --config azure.json (the cloud provider's config file), or set config: in azsvc.yaml")
+		return nil, noAzureConfig()
 	}
 	type loaded struct {
 		in  *engine.Inputs
@@ -42,7 +43,9 @@ func loadInputs(ctx context.Context, io *IOStreams, in inputOptions, c clusterOp
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		in, err := engine.LoadInputs(settings(io, in, c, t))
+		s := settings(io, in, c, t)
+		s.Cluster = live
+		in, err := engine.LoadInputs(s)
 		done <- loaded{in, err}
 	}()
 	select {
@@ -57,6 +60,12 @@ func loadInputs(ctx context.Context, io *IOStreams, in inputOptions, c clusterOp
 		}
 		return l.in, nil
 	}
+}
+
+// noAzureConfig is the usage error of render, plan and apply without
+// azure.json, checked before any cluster is read.
+func noAzureConfig() error {
+	return usageErrorf("no cluster configuration: pass --config azure.json (the cloud provider's config file), or set config: in azsvc.yaml")
 }
 
 // reportDiagnostics prints findings on stderr in validate's text form, so

@@ -12,6 +12,7 @@ type planOptions struct {
 	IO *IOStreams
 
 	inputOptions
+	Kube             kubeOptions
 	Cluster          clusterOptions
 	Target           targetOptions
 	DetailedExitcode bool
@@ -26,8 +27,9 @@ type planOptions struct {
 
 func newPlanCmd(a *app, runF func(context.Context, *planOptions) error) *cobra.Command {
 	opts := &planOptions{IO: a.io}
+	opts.Target.emulator = a.emulator
 	cmd := &cobra.Command{
-		Use:   "plan -f FILE|DIR|- ...",
+		Use:   "plan [-f FILE|DIR|- ...] [--from-cluster]",
 		Short: "Preview the Azure changes that would make Azure match the Services",
 		Long: `Read the current Azure state, compare it with what the given Services need,
 and print the changes, in the order apply would make them. Nothing is changed.
@@ -45,6 +47,12 @@ plan recorded it would write and that Azure now holds differently, with what
 changed. Without it there is no drift section: a resource that differs from
 the Services may have been edited in the manifests or in Azure, and the plan
 says only that it differs.
+
+With --from-cluster the Services come from the cluster (kubectl's --kubeconfig,
+--context, -n, -A and -l choose it), with their real UIDs, so a cluster the
+cloud controller manager built plans empty; manifests given with -f as well
+replace the cluster's Service of the same namespace/name, as a pull request
+would.
 
 Output formats: text (the default), json (a versioned plan document) and
 markdown (a pull request comment of at most 60,000 characters: the summary
@@ -65,10 +73,14 @@ says where the whole plan is). The whole plan also goes, as markdown, to
   azsvc plan -f deploy/ --out plan.json
 
   # Rehearse on the local emulator although azure.json names a subscription
-  azsvc plan -f deploy/ --config azure.json --target emulator`,
+  azsvc plan -f deploy/ --config azure.json --target emulator
+
+
+  # Preview a pull request's manifests against the live cluster
+  azsvc plan --from-cluster -A -f deploy/ --config azure.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFiles(opts.Files); err != nil {
+			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err
 			}
 			opts.Target.Origins = a.resolved.origins(cmd)
@@ -79,6 +91,7 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 		},
 	}
 	addFileFlag(cmd, &opts.inputOptions)
+	addKubeFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
 	f := cmd.Flags()

@@ -17,7 +17,14 @@ import (
 )
 
 func runPlan(ctx context.Context, opts *planOptions) (err error) {
-	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target)
+	if opts.Cluster.AzureConfig == "" { // before reaching the cluster
+		return noAzureConfig()
+	}
+	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, allKinds, opts.Target.Verbose > 0)
+	if err != nil {
+		return err
+	}
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, opts.Target, live)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,8 @@ type renderOptions struct {
 	IO *IOStreams
 
 	inputOptions
+	Kube    kubeOptions
+	Verbose bool
 	Cluster clusterOptions
 	Output  string
 }
@@ -20,7 +22,7 @@ type renderOptions struct {
 func newRenderCmd(a *app, runF func(context.Context, *renderOptions) error) *cobra.Command {
 	opts := &renderOptions{IO: a.io}
 	cmd := &cobra.Command{
-		Use:   "render -f FILE|DIR|- ...",
+		Use:   "render [-f FILE|DIR|- ...] [--from-cluster]",
 		Short: "Show the Azure resources the cloud provider would build for Services",
 		Long: `Show, without any Azure access, the Azure resources the cloud controller
 manager would build for the given Services: load balancers and their
@@ -29,6 +31,9 @@ Link Services, named exactly as it names them.
 
 Values only Azure can assign (a dynamic private IP, a new public IP address)
 are shown as unknown.
+
+With --from-cluster the Services are read from the cluster (with their UIDs,
+so the names are the ones CCM uses there), -f manifests overriding them.
 
 Output formats: text (a tree per Service, the default), json (ARM resource
 bodies, as GET returns them), yaml, and mermaid (a graph for GitHub markdown).`,
@@ -39,22 +44,34 @@ bodies, as GET returns them), yaml, and mermaid (a graph for GitHub markdown).`,
   azsvc render -f deploy/ --config azure.json -o json
 
   # A diagram for a pull request description
-  azsvc render -f deploy/svc.yaml --config azure.json -o mermaid`,
+  azsvc render -f deploy/svc.yaml --config azure.json -o mermaid
+
+  # What CCM builds for the Services of namespace web in the live cluster
+  azsvc render --from-cluster -n web --config azure.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFiles(opts.Files); err != nil {
+			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err
 			}
+			opts.Verbose = a.global.Verbose > 0
 			return runCommand(a, cmd, opts, &opts.Output, runF, runRender)
 		},
 	}
 	addFileFlag(cmd, &opts.inputOptions)
+	addKubeFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
 	return cmd
 }
 
 func runRender(ctx context.Context, opts *renderOptions) error {
-	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, targetOptions{})
+	if opts.Cluster.AzureConfig == "" { // before reaching the cluster
+		return noAzureConfig()
+	}
+	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, allKinds, opts.Verbose)
+	if err != nil {
+		return err
+	}
+	in, err := loadInputs(ctx, opts.IO, opts.inputOptions, opts.Cluster, targetOptions{}, live)
 	if err != nil {
 		return err
 	}

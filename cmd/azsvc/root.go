@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/providers/kube"
 )
 
 func newRootCmd(a *app) *cobra.Command {
@@ -58,6 +60,7 @@ applies it one write at a time.`,
 		newHelpTopic("exit-codes", "Exit codes of every azsvc command", exitCodesHelp()),
 		newHelpTopic("environment", "Environment variables azsvc reads", environmentHelp),
 		newHelpTopic("private-endpoints", "PrivateEndpoint objects: the consumer side of Private Link", privateEndpointsHelp),
+		newHelpTopic("rbac", "The Kubernetes permissions azsvc needs on a cluster", rbacHelp+kube.RBAC),
 	)
 	cmd.InitDefaultHelpCmd()
 	strictHelp(cmd)

@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/providers/kube"
 	"github.com/azsvc/azsvc/render/diag"
 )
 
@@ -18,13 +20,15 @@ type validateOptions struct {
 	BaseDir string
 
 	inputOptions
-	Output string
+	Kube    kubeOptions
+	Verbose bool
+	Output  string
 }
 
 func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) *cobra.Command {
 	opts := &validateOptions{IO: a.io, Build: a.build, BaseDir: a.dir}
 	cmd := &cobra.Command{
-		Use:   "validate -f FILE|DIR|- ...",
+		Use:   "validate [-f FILE|DIR|- ...] [--from-cluster]",
 		Short: "Check Service manifests for Azure annotation mistakes, offline",
 		Long: `Check the Azure settings of Kubernetes Services without any Azure access.
 
@@ -41,6 +45,10 @@ Each file and stdin is read up to --max-input-size (default 64Mi); inside a
 directory only regular files are read, and FIFOs, sockets and devices are
 skipped with a warning.
 
+With --from-cluster it checks the cluster's Services instead (or as well: -f
+manifests replace the cluster's Service of the same namespace/name); their
+findings point at cluster:<namespace>/<name>.
+
 Findings go to stdout in the chosen format; a one-line summary goes to stderr.
 The exit code is 4 when there is any error, 0 when there are only warnings.`,
 		Example: `  # Validate every manifest under deploy/
@@ -53,24 +61,35 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
   azsvc validate -f deploy/ -o sarif > azsvc.sarif
 
   # Machine-readable findings, in Terraform's validate -json shape
-  azsvc validate -f deploy/ -o json`,
+  azsvc validate -f deploy/ -o json
+
+  # The Services of every namespace of the current kubectl context
+  azsvc validate --from-cluster -A`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFiles(opts.Files); err != nil {
+			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err
 			}
+			opts.Verbose = a.global.Verbose > 0
 			return runCommand(a, cmd, opts, &opts.Output, runF, runValidate)
 		},
 	}
 	addFileFlag(cmd, &opts.inputOptions)
+	addKubeFlags(cmd, &opts.Kube)
 	return cmd
 }
 
 func runValidate(ctx context.Context, opts *validateOptions) error {
+	// Validation needs the Services only: no Nodes or EndpointSlices.
+	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, kube.Kinds{}, opts.Verbose)
+	if err != nil {
+		return err
+	}
 	in, err := loadServices(ctx, opts.inputOptions, opts.IO.In)
 	if err != nil {
 		return err
 	}
+	engine.Overlay(in, live)
 	report := diag.Report{
 		Diagnostics: in.Validate(),
 		Sources:     in.Sources,

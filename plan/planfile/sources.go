@@ -26,6 +26,21 @@ type Sources struct {
 	// named one.
 	Subscription string `json:"subscription,omitempty"`
 	Prune        bool   `json:"prune,omitempty"`
+	// Cluster is what --from-cluster read, nil without it.
+	Cluster *ClusterSource `json:"cluster,omitempty"`
+}
+
+// ClusterSource is a live cluster's objects as a plan read them, so that
+// apply can make the plan again from exactly them.
+type ClusterSource struct {
+	// Where names the cluster and what was read (the plan header's Input).
+	Where         string `json:"where"`
+	Namespace     string `json:"namespace"`
+	AllNamespaces bool   `json:"all_namespaces,omitempty"`
+	Selector      string `json:"selector,omitempty"`
+	// Objects is the JSON of the Services, Nodes and EndpointSlices read
+	// (without managedFields).
+	Objects string `json:"objects"`
 }
 
 // Source is one input file: its name as given and its text.

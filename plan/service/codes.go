@@ -21,6 +21,7 @@ import (
 //	AZSVC0006  error     annotation value not a string (unquoted 10/true)    -
 //	AZSVC0007  error     input file or stdin over --max-input-size           -
 //	AZSVC0008  error     mapping key written twice (kubectl strict decoding) -
+//	AZSVC0009  error     manifest outside the namespace read from a cluster  -
 //	AZSVC1001  error     unknown azure-* key, with a did-you-mean            §1.3
 //	AZSVC1002  error     unknown port_* key (param or non-numeric port)      §1.4
 //	AZSVC1003  error     per-port key for a port the Service lacks           §1.4
@@ -91,6 +92,7 @@ const (
 	CodeNonStringValue   = "AZSVC0006"
 	CodeInputTooLarge    = "AZSVC0007"
 	CodeDuplicateKey     = "AZSVC0008"
+	CodeOutsideScope     = "AZSVC0009"
 
 	CodeUnknownAnnotation  = "AZSVC1001"
 	CodeUnknownPortKey     = "AZSVC1002"
@@ -180,6 +182,7 @@ func serviceRules() []Rule {
 		{CodeNonStringValue, e, "annotation value is not a string"},
 		{CodeInputTooLarge, e, "input larger than the size limit"},
 		{CodeDuplicateKey, e, "mapping key written twice"},
+		{CodeOutsideScope, e, "manifest outside the namespace read from the cluster"},
 		{CodeUnknownAnnotation, e, "unknown Azure annotation"},
 		{CodeUnknownPortKey, e, "unknown per-port annotation"},
 		{CodePortNotInService, e, "per-port annotation names a port the Service does not have"},

@@ -71,6 +71,7 @@ type docResult struct {
 	endpoints []*PrivateEndpoint
 	diags     []Diagnostic
 	skipped   []SkipReason
+	notLB     []SkippedService
 }
 
 var yamlLineRe = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
@@ -206,14 +207,24 @@ func (d *decoder) service(c chunk, obj *yaml.Node) {
 		d.errorAt(c, obj, CodeNoName, "Service has no metadata.name", "add metadata.name; CCM names tags and rules after namespace/name")
 		return
 	}
-	switch {
-	case s.Spec.Type != corev1.ServiceTypeLoadBalancer:
-		d.res.skipped = append(d.res.skipped, SkipNotLoadBalancer)
-	case s.Spec.LoadBalancerClass != nil:
-		d.res.skipped = append(d.res.skipped, SkipLoadBalancerClass)
-	default:
-		d.res.services = append(d.res.services, s)
+	if reason := SkipReasonOf(s.Service); reason != "" {
+		d.res.skipped = append(d.res.skipped, reason)
+		d.res.notLB = append(d.res.notLB, SkippedService{Namespace: s.Namespace, Name: s.Name, Reason: reason})
+		return
 	}
+	d.res.services = append(d.res.services, s)
+}
+
+// SkipReasonOf says why CCM would not reconcile svc, or "" when it would:
+// only type LoadBalancer without spec.loadBalancerClass (ccm-semantics §7.2).
+func SkipReasonOf(svc *corev1.Service) SkipReason {
+	switch {
+	case svc.Spec.Type != corev1.ServiceTypeLoadBalancer:
+		return SkipNotLoadBalancer
+	case svc.Spec.LoadBalancerClass != nil:
+		return SkipLoadBalancerClass
+	}
+	return ""
 }
 
 // objectKey is namespace/name from the YAML tree, or "" without a name.

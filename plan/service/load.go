@@ -26,6 +26,13 @@ const (
 	SkipLoadBalancerClass SkipReason = "spec.loadBalancerClass set (not handled by CCM)"
 )
 
+// SkippedService is a Service manifest CCM would not reconcile.
+type SkippedService struct {
+	Namespace string // as written; "" when the manifest names none
+	Name      string
+	Reason    SkipReason
+}
+
 // Input is the result of reading manifests.
 type Input struct {
 	// Services are the LoadBalancer Services CCM would reconcile, in input
@@ -36,6 +43,11 @@ type Input struct {
 	Endpoints []*PrivateEndpoint
 	// Skipped counts documents that are not such Services, per reason.
 	Skipped map[SkipReason]int
+	// NotLoadBalanced are the Services read but skipped because CCM would
+	// not reconcile them (another type, a loadBalancerClass): a manifest
+	// that turns a cluster's Service into a ClusterIP one must hide the
+	// cluster's copy (Overlay).
+	NotLoadBalanced []SkippedService
 	// Diagnostics are input problems (malformed YAML, wrong field types,
 	// missing names, duplicates), sorted like Validate's.
 	Diagnostics []Diagnostic
@@ -99,6 +111,7 @@ func (in *Input) add(name string, data []byte) {
 		for _, reason := range r.skipped {
 			in.Skipped[reason]++
 		}
+		in.NotLoadBalanced = append(in.NotLoadBalanced, r.notLB...)
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/desired"
 	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/providers/azure/emulator"
+	"github.com/azsvc/azsvc/providers/kube"
 )
 
 // Settings are what the user configured, after flags > AZSVC_* > azsvc.yaml
@@ -48,6 +50,24 @@ type Settings struct {
 	// writes per EmulatorWriteWindow, as ARM limits a subscription.
 	EmulatorWriteBudget int
 	EmulatorWriteWindow time.Duration
+	// Cluster, when set, is what was read from a live cluster: its
+	// Services are the input, with Files overriding them by
+	// namespace/name (service.Overlay).
+	Cluster *Cluster
+	// Emulator, when set, is an open emulator to plan and apply against
+	// instead of StatePath's; it stays open (tests share one between runs).
+	Emulator *emulator.Emulator
+}
+
+// Cluster is a live cluster's snapshot and how manifests match it.
+type Cluster struct {
+	Snapshot *kube.Snapshot
+	Scope    service.ClusterScope
+	// Selector is -l as given: a saved plan records it (Scope.Selects is
+	// its compiled form).
+	Selector string
+	// Where names the cluster and what was read, for the plan header.
+	Where string
 }
 
 // DefaultStatePath is where the local emulator keeps its state.
@@ -82,6 +102,9 @@ type Inputs struct {
 	ConfigData               []byte
 	// Files are the manifest arguments as given (Settings.Files).
 	Files []string
+	// Cluster is the live cluster read, nil without one. Its Nodes and
+	// EndpointSlices are there for the planner; its Services for status.
+	Cluster *Cluster
 }
 
 // HasErrors reports whether any diagnostic is an error.
@@ -106,6 +129,7 @@ func LoadInputs(s Settings) (*Inputs, error) {
 	if err != nil {
 		return nil, err
 	}
+	Overlay(svc, s.Cluster)
 	return inputsOf(s, svc, data)
 }
 
@@ -119,6 +143,7 @@ func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
 	in := Build(svc, cfg, s.Prune)
 	in.Notes, in.SubscriptionKnown = notes, known
 	in.ConfigName, in.ConfigData, in.Subscription, in.Files = s.AzureConfig, data, s.Subscription, s.Files
+	in.Cluster = s.Cluster
 	return in, nil
 }
 
@@ -137,6 +162,22 @@ func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
 	in.Desired, in.Scope = state, scope
 	in.Scope.Prune = prune
 	return in
+}
+
+// Overlay lays the manifests read into svc over the cluster's Services
+// (service.Overlay); a nil cluster leaves svc as it is.
+func Overlay(svc *service.Input, c *Cluster) {
+	if c == nil {
+		return
+	}
+	cluster, skipped := service.FromClusterList(c.Snapshot.Services)
+	merged, diags := service.Overlay(cluster, svc, c.Scope)
+	svc.Services = merged
+	svc.Diagnostics = append(svc.Diagnostics, diags...)
+	service.SortDiagnostics(svc.Diagnostics)
+	for reason, n := range skipped {
+		svc.Skipped[reason] += n
+	}
 }
 
 func readConfig(s Settings) ([]byte, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/diff"
 	"github.com/azsvc/azsvc/plan/graph"
+	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/resolve"
 )
@@ -63,14 +64,31 @@ func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *
 	return p, res, nil
 }
 
-// InputHashes maps every input file to the SHA-256 of its bytes.
+// InputHashes maps every input file to the SHA-256 of its bytes, and a live
+// cluster ("cluster") to a hash of its Services' UIDs and resourceVersions.
 func InputHashes(in *Inputs) map[string]string {
 	out := map[string]string{}
 	for name, data := range in.Service.Sources {
 		sum := sha256.Sum256(data)
 		out[name] = "sha256:" + hex.EncodeToString(sum[:])
 	}
+	if in.Cluster != nil {
+		lines := make([]string, 0, len(in.Cluster.Snapshot.Services))
+		for _, s := range in.Cluster.Snapshot.Services {
+			lines = append(lines, s.Namespace+"/"+s.Name+" "+string(s.UID)+" "+s.ResourceVersion)
+		}
+		out["cluster"] = HashStrings(lines)
+	}
 	return out
+}
+
+// CheckFresh plans again and refuses p (a *apply.StaleError, exit 5)
+// unless the plan made now has the same changes and steps, naming what
+// changed since res was read: apply runs it once the lease is taken, so a
+// change another writer made before then is never overwritten.
+func CheckFresh(ctx context.Context, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Target) error {
+	pre := planfile.Preconditions(p, res.Observed, res.Managed)
+	return CheckSaved(ctx, planfile.New(p, t.Describe(), nil, in.Scope, pre), in, t)
 }
 
 // HashStrings is a short content hash ("sha256:" and 16 hex digits) of

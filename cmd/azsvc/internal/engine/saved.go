@@ -76,6 +76,9 @@ func SourcesOf(in *Inputs) (planfile.Sources, error) {
 	for _, name := range in.Service.Files {
 		src.Manifests = append(src.Manifests, planfile.Source{Name: name, Content: string(in.Service.Sources[name])})
 	}
+	if src.Cluster, err = clusterSource(in.Cluster); err != nil {
+		return planfile.Sources{}, err
+	}
 	return src, nil
 }
 
@@ -103,7 +106,14 @@ func InputsFromSaved(saved *planfile.Plan, s Settings) (*Inputs, error) {
 	for i, m := range src.Manifests {
 		names[i], files[m.Name] = m.Name, []byte(m.Content)
 	}
-	return inputsOf(s, service.DecodeFiles(names, files), data)
+	live, err := clusterFromSaved(src.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	s.Cluster = live
+	svc := service.DecodeFiles(names, files)
+	Overlay(svc, live)
+	return inputsOf(s, svc, data)
 }
 
 // CheckSaved makes the saved plan again against t and refuses it

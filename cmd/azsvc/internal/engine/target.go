@@ -22,6 +22,8 @@ type Target struct {
 	// Emulator is the in-process emulator, nil for Azure and ARM endpoints.
 	Emulator *emulator.Emulator
 	Read     plan.ReadScope
+	// shared: the emulator belongs to the caller (Settings.Emulator).
+	shared bool
 }
 
 // Describe names the target for the plan header.
@@ -29,7 +31,7 @@ func (t *Target) Describe() string { return t.Provider.Target() }
 
 // Close saves and releases the emulator's state.
 func (t *Target) Close() error {
-	if t.Emulator == nil {
+	if t.Emulator == nil || t.shared {
 		return nil
 	}
 	return t.Emulator.Close()
@@ -40,6 +42,9 @@ func (t *Target) Close() error {
 // with the cluster's resource group, VNet, subnets and NSG when they are
 // missing. Only the embedded emulator opens the state file.
 func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
+	if s.Emulator != nil { // tests only: one in-process ARM for several runs
+		return openEmulator(s, in)
+	}
 	choice, err := ChooseTarget(s, in.SubscriptionKnown)
 	if err != nil {
 		return nil, err
@@ -97,6 +102,13 @@ func openEndpoint(s Settings, in *Inputs) (*Target, error) {
 }
 
 func openEmulator(s Settings, in *Inputs) (*Target, error) {
+	if s.Emulator != nil {
+		t, err := EmulatorTarget(s.Emulator, in, "in-process emulator")
+		if t != nil {
+			t.shared = true
+		}
+		return t, err
+	}
 	path := s.StatePath
 	if path == "" {
 		path = DefaultStatePath

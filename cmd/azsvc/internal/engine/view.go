@@ -33,10 +33,23 @@ func ViewFor(p *plan.Plan, in *Inputs, target string, files []string) planview.I
 			Cluster:       cfg.ClusterName,
 			Location:      cfg.Location,
 			LBSKU:         cfg.LoadBalancerSKU,
-			Source:        strings.Join(files, ", "),
+			Source:        source(in, files),
 		},
 		Diagnostics:  in.Diagnostics,
 		Sources:      sources,
 		FileContents: in.Service.Sources,
 	}
+}
+
+// source names where the Services came from: the files, the cluster, or
+// the files laid over the cluster.
+func source(in *Inputs, files []string) string {
+	s := strings.Join(files, ", ")
+	if in.Cluster == nil {
+		return s
+	}
+	if s == "" {
+		return in.Cluster.Where
+	}
+	return s + " over " + in.Cluster.Where
 }

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/service"
+	"github.com/azsvc/azsvc/providers/kube"
+)
+
+// kubeOptions choose a live cluster with kubectl's flags.
+type kubeOptions struct {
+	FromCluster   bool
+	Kubeconfig    string
+	Context       string
+	Namespace     string
+	AllNamespaces bool
+	Selector      string
+}
+
+func addKubeFlags(cmd *cobra.Command, o *kubeOptions) {
+	f := cmd.Flags()
+	f.BoolVar(&o.FromCluster, "from-cluster", false, "read the Services of type LoadBalancer from the cluster; -f manifests then override them by namespace/name")
+	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: KUBECONFIG, then ~/.kube/config, then the Pod's service account)")
+	f.StringVar(&o.Context, "context", "", "kubeconfig context to use")
+	f.StringVarP(&o.Namespace, "namespace", "n", "", "namespace to read (default: the context's namespace)")
+	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "read every namespace")
+	f.StringVarP(&o.Selector, "selector", "l", "", "label selector for the Services read (e.g. app=web,tier!=cache)")
+	_ = cmd.MarkFlagFilename("kubeconfig")
+}
+
+// configured reports whether a cluster was asked for: --from-cluster, or
+// --kubeconfig or --context given (apply then takes the lease). KUBECONFIG
+// alone is not enough: plenty of shells set it for other work.
+func (o kubeOptions) configured() bool {
+	return o.FromCluster || o.Kubeconfig != "" || o.Context != ""
+}
+
+// check is the usage check of the cluster flags: scope flags mean nothing
+// without --from-cluster, and a cluster source replaces the need for -f.
+func (o kubeOptions) check(files []string, clusterOnlyFlagsOK bool) error {
+	switch {
+	case !o.FromCluster && (o.Namespace != "" || o.AllNamespaces || o.Selector != ""):
+		return usageErrorf("-n, -A and -l choose what --from-cluster reads: add --from-cluster")
+	case !o.FromCluster && !clusterOnlyFlagsOK && (o.Kubeconfig != "" || o.Context != ""):
+		return usageErrorf("--kubeconfig and --context choose the cluster --from-cluster reads: add --from-cluster")
+	case !o.FromCluster:
+		return requireFiles(files)
+	}
+	return nil
+}
+
+// connect opens the cluster client, or returns nil when none is configured.
+func (o kubeOptions) connect() (*kube.Client, error) {
+	if !o.configured() {
+		return nil, nil
+	}
+	return kube.Connect(kube.Options{
+		Kubeconfig:    o.Kubeconfig,
+		Context:       o.Context,
+		Namespace:     o.Namespace,
+		AllNamespaces: o.AllNamespaces,
+		Selector:      o.Selector,
+	})
+}
+
+// readCluster lists what the commands plan from, as the engine's input.
+func readCluster(ctx context.Context, io *IOStreams, c *kube.Client, kinds kube.Kinds, verbose bool) (*engine.Cluster, error) {
+	snap, err := c.Read(ctx, kinds)
+	if err != nil {
+		return nil, err
+	}
+	where := fmt.Sprintf("cluster %s, %s", c.Where(), c.Scope())
+	if verbose {
+		fmt.Fprintf(io.ErrOut, "azsvc: read %s from %s\n", snap, where)
+	}
+	return &engine.Cluster{
+		Snapshot: snap,
+		Where:    where,
+		Selector: c.Selector(),
+		Scope:    service.ClusterScope{Namespace: c.Namespace(), AllNamespaces: c.AllNamespaces(), Selects: c.Selects},
+	}, nil
+}
+
+// clusterInput connects and reads when --from-cluster is given; the client
+// is returned whenever a cluster is configured (apply needs it for the
+// lease and status).
+func clusterInput(ctx context.Context, io *IOStreams, o kubeOptions, kinds kube.Kinds, verbose bool) (*kube.Client, *engine.Cluster, error) {
+	c, err := o.connect()
+	if err != nil || c == nil || !o.FromCluster {
+		return c, nil, err
+	}
+	cl, err := readCluster(ctx, io, c, kinds, verbose)
+	return c, cl, err
+}
+
+// allKinds is what plan, render and apply read: Nodes and EndpointSlices
+// feed backend pool membership and node-IP NSG rules.
+var allKinds = kube.Kinds{Nodes: true, EndpointSlices: true}
+
+const rbacHelp = `azsvc needs, on a cluster:
+
+  verb                 resource (API group)                      for
+  list                 services, nodes (core)                    --from-cluster
+  list                 endpointslices (discovery.k8s.io)         --from-cluster
+  get, create, update  leases (coordination.k8s.io), in          apply, unless --no-lock
+                       kube-system: aks-managed-resource-locker
+  update               services/status (core)                    apply --update-status
+
+It never gets single objects, watches, or writes anything else. The
+ClusterRole, Role and bindings below (also examples/rbac/clusterrole.yaml)
+grant exactly that; replace the subject "azsvc" with the user, group or
+service account that runs azsvc, then kubectl apply -f the file.
+
+`
