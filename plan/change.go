@@ -123,6 +123,9 @@ type Plan struct {
 	// Awaiting lists private endpoint connections left Pending: the PLS
 	// owner must approve them. Not a change azsvc makes.
 	Awaiting []Awaiting
+	// Unfocused counts the changes a focused plan (Scope.Focus) left out:
+	// they serve only Services outside the focus.
+	Unfocused int
 	// Adopted are the Services without metadata.uid planned under the name
 	// prefix CCM used for them, found in ARM ("UID taken from Azure").
 	Adopted []AdoptedUID

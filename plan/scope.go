@@ -5,34 +5,38 @@ package plan
 // probes and managed public IPs is decided by this prefix and by name
 // (§2.4).
 type ServiceRef struct {
-	Name   string // namespace/name
-	Prefix string // "a" + uid without dashes, cut to 32 characters
+	Name   string `json:"name"`   // namespace/name
+	Prefix string `json:"prefix"` // "a" + uid without dashes, cut to 32 characters
 	// PinnedIPs are the addresses the Service pins (azure-load-balancer-ipv4/6
 	// or spec.loadBalancerIP), used to recognise shared frontends and
 	// user-assigned public IPs as its own.
-	PinnedIPs []string
+	PinnedIPs []string `json:"pinned_ips,omitempty"`
 	// PIPNames are the user-assigned public IP names it names
 	// (azure-pip-name, azure-pip-name-ipv6).
-	PIPNames []string
+	PIPNames []string `json:"pip_names,omitempty"`
 }
 
 // Scope is what a plan may touch: the cluster and the Services of the input.
 // Resources of Services outside the scope are left alone unless Prune is set.
 type Scope struct {
-	Cluster  string // --cluster-name, e.g. "kubernetes"
-	Services []ServiceRef
-	Prune    bool
+	Cluster  string       `json:"cluster"` // --cluster-name, e.g. "kubernetes"
+	Services []ServiceRef `json:"services"`
+	Prune    bool         `json:"prune,omitempty"`
+	// Focus, when set, are the Services (namespace/name) a focused plan
+	// changes (--service, -n, -l): the rest is read, so shared resources
+	// are planned right, but its changes are left out.
+	Focus []string `json:"focus,omitempty"`
 	// LoadBalancerNames are the other load balancer names the cluster
 	// manages (multi-SLB configuration names, basic-SKU VM-set LBs), without
 	// the "-internal" suffix; Cluster is always included (ccm-semantics §2.4
 	// "LB (managed set)").
-	LoadBalancerNames []string
+	LoadBalancerNames []string `json:"load_balancer_names,omitempty"`
 	// SecurityGroup is the cluster's NSG (ccm-semantics §5.1). CCM cleans
 	// it on every ensure and delete (§5.5), so the planner reconciles its
 	// managed rules even when no Service in scope wants a rule in it (the
 	// last public Service removed). Empty: only NSGs the desired state
 	// writes are reconciled.
-	SecurityGroup Key
+	SecurityGroup Key `json:"security_group,omitempty"`
 	// Placement is where the configuration puts the cluster's resources:
 	// what a plan reads even when no Service in scope names a group.
 	Placement Placement `json:"placement,omitzero"`

@@ -73,7 +73,6 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
   # Against a served emulator (azsvc emulator serve prints the endpoint and token)
   AZSVC_ARM_TOKEN=$TOKEN azsvc apply -f deploy/ --arm-endpoint http://127.0.0.1:8443 --auto-approve
 
-
   # Take over from CCM on the live cluster, and publish the addresses
   azsvc apply --from-cluster -A --config azure.json --update-status`,
 		Args: cobra.MaximumNArgs(1),
@@ -84,6 +83,10 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 			if err := opts.checkArgs(); err != nil {
 				return err
 			}
+			if err := savedPlanFlags(a.resolved.origins(cmd), opts.PlanFile); err != nil {
+				return err
+			}
+			opts.Focus = opts.Kube.focus()
 			opts.Target.Origins = a.resolved.origins(cmd)
 			if err := opts.Target.complete(a); err != nil {
 				return err
@@ -93,6 +96,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 	}
 	addFileFlag(cmd, &opts.inputOptions)
 	addKubeFlags(cmd, &opts.Kube)
+	addFocusFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
 	f := cmd.Flags()
@@ -117,4 +121,21 @@ func (o *applyOptions) checkArgs() error {
 		return o.Kube.check([]string{o.PlanFile}, true)
 	}
 	return o.Kube.check(o.Files, true)
+}
+
+// savedPlanFlags refuses, with a saved plan, the flags that shape a plan
+// when given on the command line: the file records the ones it was made
+// with, and apply makes exactly that plan again (a different --prune would
+// be a different plan). The same settings from azsvc.yaml or the
+// environment are for fresh plans and are not used.
+func savedPlanFlags(origins map[string]engine.Origin, file string) error {
+	if file == "" {
+		return nil
+	}
+	for _, name := range []string{"prune", "cluster-name", "service", "namespace", "selector", "max-input-size"} {
+		if o, ok := origins[name]; ok && o.Rank == engine.RankFlag {
+			return usageErrorf("--%s shapes a plan, and %s was made with its own: plan again with --%s instead", name, file, name)
+		}
+	}
+	return nil
 }

@@ -19,6 +19,11 @@ type kubeOptions struct {
 	Namespace     string
 	AllNamespaces bool
 	Selector      string
+	// Services focus a plan (--service), and so do -n and -l without
+	// --from-cluster (see focus).
+	Services []string
+	// Focusable: the command plans, so -n and -l may focus it.
+	Focusable bool
 }
 
 func addKubeFlags(cmd *cobra.Command, o *kubeOptions) {
@@ -32,6 +37,24 @@ func addKubeFlags(cmd *cobra.Command, o *kubeOptions) {
 	_ = cmd.MarkFlagFilename("kubeconfig")
 }
 
+// addFocusFlags lets plan and apply focus on some Services: --service, and
+// -n and -l when no cluster is read (with --from-cluster they choose what
+// is read, which focuses as much).
+func addFocusFlags(cmd *cobra.Command, o *kubeOptions) {
+	o.Focusable = true
+	cmd.Flags().StringSliceVar(&o.Services, "service", nil, "plan only the changes of this Service (namespace/name; repeatable): the rest is read, not changed")
+	cmd.Flags().Lookup("namespace").Usage = "with --from-cluster: the namespace to read (default: the context's); without: plan only the changes of its Services"
+	cmd.Flags().Lookup("selector").Usage = "with --from-cluster: read only Services with these labels; without: plan only their changes (e.g. app=web,tier!=cache)"
+}
+
+// focus is what the plan is narrowed to.
+func (o kubeOptions) focus() engine.Focus {
+	if o.FromCluster {
+		return engine.Focus{Services: o.Services}
+	}
+	return engine.Focus{Services: o.Services, Namespace: o.Namespace, Selector: o.Selector}
+}
+
 // configured reports whether a cluster was asked for: --from-cluster, or
 // --kubeconfig or --context given (apply then takes the lease). KUBECONFIG
 // alone is not enough: plenty of shells set it for other work.
@@ -43,8 +66,10 @@ func (o kubeOptions) configured() bool {
 // without --from-cluster, and a cluster source replaces the need for -f.
 func (o kubeOptions) check(files []string, clusterOnlyFlagsOK bool) error {
 	switch {
-	case !o.FromCluster && (o.Namespace != "" || o.AllNamespaces || o.Selector != ""):
-		return usageErrorf("-n, -A and -l choose what --from-cluster reads: add --from-cluster")
+	case !o.FromCluster && o.AllNamespaces:
+		return usageErrorf("-A reads every namespace of a cluster: add --from-cluster")
+	case !o.FromCluster && !o.Focusable && (o.Namespace != "" || o.Selector != ""):
+		return usageErrorf("-n and -l choose what --from-cluster reads: add --from-cluster")
 	case !o.FromCluster && !clusterOnlyFlagsOK && (o.Kubeconfig != "" || o.Context != ""):
 		return usageErrorf("--kubeconfig and --context choose the cluster --from-cluster reads: add --from-cluster")
 	case !o.FromCluster:

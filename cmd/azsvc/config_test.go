@@ -87,6 +87,7 @@ config: azure.json
 	}
 	want := planOptions{
 		inputOptions: inputOptions{Files: []string{"a.yaml", "b/"}, MaxInputSize: byteSize(service.DefaultMaxInputSize)},
+		Kube:         kubeOptions{Focusable: true},
 		Cluster:      clusterOptions{AzureConfig: filepath.Join(c.dir, "azure.json")}, // relative to azsvc.yaml
 		Target: targetOptions{Target: "auto", State: "state.json", Prune: true, Origins: map[string]engine.Origin{
 			"config":            {Rank: engine.RankFile, Where: "azsvc.yaml (config)"},

@@ -73,13 +73,14 @@ func exitCode(ctx context.Context, err error) int {
 	var (
 		ue *usageError
 		te *engine.TargetError
+		fe *engine.FocusError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, apply.ErrInterrupted):
 		return exitInterrupted
-	case errors.As(err, &ue), errors.As(err, &te):
+	case errors.As(err, &ue), errors.As(err, &te), errors.As(err, &fe):
 		return exitUsage
 	case errors.Is(err, errChangesPresent):
 		return exitChanges

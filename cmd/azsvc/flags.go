@@ -12,6 +12,8 @@ import (
 // shares.
 type inputOptions struct {
 	Files []string
+	// Focus narrows plan and apply to some Services (--service, -n, -l).
+	Focus engine.Focus
 	// MaxInputSize bounds each file and standard input, in bytes.
 	MaxInputSize byteSize
 }

@@ -13,6 +13,7 @@ import (
 func settings(io *IOStreams, in inputOptions, c clusterOptions, t targetOptions) engine.Settings {
 	return engine.Settings{
 		Files:        in.Files,
+		Focus:        in.Focus,
 		MaxInputSize: int64(in.MaxInputSize),
 		Emulator:     t.emulator,
 		Stdin:        io.In,

@@ -75,7 +75,6 @@ says where the whole plan is). The whole plan also goes, as markdown, to
   # Rehearse on the local emulator although azure.json names a subscription
   azsvc plan -f deploy/ --config azure.json --target emulator
 
-
   # Preview a pull request's manifests against the live cluster
   azsvc plan --from-cluster -A -f deploy/ --config azure.json`,
 		Args: cobra.NoArgs,
@@ -83,6 +82,7 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err
 			}
+			opts.Focus = opts.Kube.focus()
 			opts.Target.Origins = a.resolved.origins(cmd)
 			if err := opts.Target.complete(a); err != nil {
 				return err
@@ -92,6 +92,7 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 	}
 	addFileFlag(cmd, &opts.inputOptions)
 	addKubeFlags(cmd, &opts.Kube)
+	addFocusFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
 	f := cmd.Flags()

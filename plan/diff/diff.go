@@ -22,6 +22,7 @@ type Result struct {
 	blocked   plan.Blocks
 	noop      int
 	conflicts map[plan.Key]bool
+	unfocused int
 }
 
 // Diff compares res.Desired with res.Observed.
@@ -56,6 +57,7 @@ func Diff(res *resolve.Resolved) (*Result, error) {
 	for _, e := range copying {
 		d.diffOne(e.Key, e.R)
 	}
+	d.withdrawUnfocused()
 	d.blockDependents()
 	d.markDisruptive()
 	return d, nil
@@ -130,6 +132,28 @@ func (d *Result) withdrawFailed() {
 		d.conflicts[k] = true
 	}
 }
+
+// withdrawUnfocused leaves out, in a focused plan (Scope.Focus), every
+// change that serves no Service of the focus: the rest of the input was
+// read so that shared resources are planned right, but is not changed.
+// What depends on a withdrawn change is blocked like any dependent.
+func (d *Result) withdrawUnfocused() {
+	if len(d.res.Scope.Focus) == 0 {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(d.changes)) {
+		c := d.changes[k]
+		if slices.ContainsFunc(c.Services, func(s string) bool { _, ok := slices.BinarySearch(d.res.Scope.Focus, s); return ok }) {
+			continue
+		}
+		delete(d.changes, k)
+		d.conflicts[k] = true
+		d.unfocused++
+	}
+}
+
+// Unfocused counts the changes a focused plan left out.
+func (d *Result) Unfocused() int { return d.unfocused }
 
 // blockDependents withdraws every create or update whose body references a
 // resource that is blocked: it would point at something azsvc does not

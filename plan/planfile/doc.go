@@ -14,5 +14,8 @@
 // from and a checksum of the file, both required: apply trusts no plan it
 // cannot make again and check, so 1.x files are refused. 2.1 adds the
 // record of what the plan leaves in Azure (plan --since compares a later
-// ARM with it to find drift) and the drift the plan itself found.
+// ARM with it to find drift) and the drift the plan itself found. 3.0
+// names the scope's keys in snake_case like the rest (2.x wrote Go's field
+// names), and adds the scope's focus and the cluster objects a plan made
+// --from-cluster read.
 package planfile

@@ -8,7 +8,7 @@ import (
 )
 
 // FormatVersion is the format_version written.
-const FormatVersion = "2.1"
+const FormatVersion = "3.0"
 
 // Plan is the JSON form of a plan: the changes and steps, the
 // preconditions, the inputs' hashes and the target.
@@ -115,8 +115,8 @@ func savedChange(c *plan.Change) Change {
 
 // Restore rebuilds the plan a saved plan describes, for apply.
 func (s *Plan) Restore() (*plan.Plan, error) {
-	if major, _, _ := strings.Cut(s.FormatVersion, "."); major != "2" {
-		return nil, fmt.Errorf("saved plan format_version %q is not supported (want 2.x): make the plan again with this azsvc", s.FormatVersion)
+	if major, _, _ := strings.Cut(s.FormatVersion, "."); major != "3" {
+		return nil, fmt.Errorf("saved plan format_version %q is not supported (want 3.x): make the plan again with this azsvc", s.FormatVersion)
 	}
 	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp}
 	for i, sc := range s.Changes {

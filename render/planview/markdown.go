@@ -115,6 +115,9 @@ func (m *markdown) top() string {
 	if n := len(m.services); n > 0 {
 		headline += fmt.Sprintf(" Changes for %s in %s.", count(n, "Service", "Services"), count(m.namespaces(), "namespace", "namespaces"))
 	}
+	if h.Focus != "" {
+		headline += " Focused on " + escapeText(h.Focus) + ": the other Services were read, not changed."
+	}
 	b.WriteString("\n")
 	writeWrapped(&b, headline, "")
 	if est := estimateApply(m.in.Plan); est != nil {

@@ -23,6 +23,9 @@ type Header struct {
 	Location      string `json:"location,omitempty"`
 	LBSKU         string `json:"lb_sku,omitempty"`
 	Source        string `json:"source,omitempty"` // manifests path or cluster context
+	// Focus says what a focused plan is narrowed to, e.g. "2 of 500
+	// Services (--service shop/web)".
+	Focus string `json:"focus,omitempty"`
 }
 
 // Input is everything a renderer shows.
@@ -60,13 +63,16 @@ type Summary struct {
 	Blocked int `json:"blocked"`
 	// Awaiting counts the private endpoint connections left Pending for
 	// the PLS owner to approve (plan.Plan.Awaiting): not changes.
-	Awaiting   int  `json:"awaiting_approval"`
+	Awaiting int `json:"awaiting_approval"`
+	// Unfocused counts the changes a focused plan left out: they serve
+	// only Services outside the focus (plan.Plan.Unfocused).
+	Unfocused  int  `json:"unfocused,omitempty"`
 	HasChanges bool `json:"has_changes"`
 }
 
 // Summarize counts the changes of p; a replace counts once, as a replace.
 func Summarize(p *plan.Plan) Summary {
-	s := Summary{NoOp: p.NoOp, Blocked: len(p.Blocked), Awaiting: len(p.Awaiting)}
+	s := Summary{NoOp: p.NoOp, Blocked: len(p.Blocked), Awaiting: len(p.Awaiting), Unfocused: p.Unfocused}
 	for _, c := range p.Changes {
 		s.add(c)
 	}
@@ -106,8 +112,14 @@ func (s Summary) line(where string) string {
 	if s.Awaiting > 0 {
 		awaiting = fmt.Sprintf(" %d awaiting approval by the PLS owner (see %s).", s.Awaiting, where)
 	}
+	if s.Unfocused > 0 {
+		awaiting += fmt.Sprintf(" %s to Services outside the focus not planned.", count(s.Unfocused, "change", "changes"))
+	}
 	if !s.HasChanges && s.Blocked > 0 {
 		return fmt.Sprintf("No changes can be made: %d blocked (see %s).", s.Blocked, where) + awaiting
+	}
+	if !s.HasChanges && s.Unfocused > 0 {
+		return "No changes for the Services in focus." + awaiting
 	}
 	if !s.HasChanges {
 		return "No changes. Azure networking matches the Services." + awaiting

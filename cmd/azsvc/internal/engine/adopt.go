@@ -27,9 +27,9 @@ func adoptUIDs(in *Inputs, observed *plan.State) {
 	if len(found.Prefixes) == 0 && len(found.Refused) == 0 {
 		return
 	}
-	prune := in.Scope.Prune
+	prune, focus := in.Scope.Prune, in.Scope.Focus
 	state, scope, _ := desired.BuildWith(in.Service.Services, in.Config, desired.Options{Prefixes: found.Prefixes, Refused: found.Refused})
 	desired.Endpoints(state, &scope, in.Service.Endpoints, in.Config)
 	in.Desired, in.Scope = state, scope
-	in.Scope.Prune = prune
+	in.Scope.Prune, in.Scope.Focus = prune, focus
 }

@@ -50,6 +50,8 @@ type Settings struct {
 	// writes per EmulatorWriteWindow, as ARM limits a subscription.
 	EmulatorWriteBudget int
 	EmulatorWriteWindow time.Duration
+	// Focus narrows the plan to some Services of the input.
+	Focus Focus
 	// Cluster, when set, is what was read from a live cluster: its
 	// Services are the input, with Files overriding them by
 	// namespace/name (service.Overlay).
@@ -92,6 +94,9 @@ type Inputs struct {
 	Diagnostics []service.Diagnostic
 	Desired     *plan.State
 	Scope       plan.Scope
+	// Focus is what the plan was narrowed with (Scope.Focus holds the
+	// Services it selected).
+	Focus Focus
 	// Adopted are the Services without metadata.uid planned under the
 	// names CCM used for them, found in ARM by Plan.
 	Adopted []plan.AdoptedUID
@@ -144,6 +149,10 @@ func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
 	in.Notes, in.SubscriptionKnown = notes, known
 	in.ConfigName, in.ConfigData, in.Subscription, in.Files = s.AzureConfig, data, s.Subscription, s.Files
 	in.Cluster = s.Cluster
+	if in.Scope.Focus, err = focusOf(svc.Services, s.Focus); err != nil {
+		return nil, err
+	}
+	in.Focus = s.Focus
 	return in, nil
 }
 

@@ -58,6 +58,7 @@ func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *
 	if err != nil {
 		return nil, nil, err
 	}
+	p.Unfocused = changes.Unfocused()
 	if p.Limits, err = preflight.Check(p, res.Observed); err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -34,6 +35,7 @@ func ViewFor(p *plan.Plan, in *Inputs, target string, files []string) planview.I
 			Location:      cfg.Location,
 			LBSKU:         cfg.LoadBalancerSKU,
 			Source:        source(in, files),
+			Focus:         focusNote(in),
 		},
 		Diagnostics:  in.Diagnostics,
 		Sources:      sources,
@@ -52,4 +54,17 @@ func source(in *Inputs, files []string) string {
 		return in.Cluster.Where
 	}
 	return s + " over " + in.Cluster.Where
+}
+
+// focusNote says what a focused plan is narrowed to: "2 of 500 Services
+// (--service shop/web)"; "" for a plan of every Service.
+func focusNote(in *Inputs) string {
+	if len(in.Scope.Focus) == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("%d of %d Services", len(in.Scope.Focus), len(in.Scope.Services))
+	if in.Focus.Set() {
+		note += " (" + in.Focus.String() + ")"
+	}
+	return note
 }
