@@ -87,7 +87,12 @@ func (e *StaleError) Error() string {
 	if len(e.Changed) == 1 {
 		what = "resource"
 	}
-	fmt.Fprintf(&b, "saved plan is stale: %d %s changed since it was planned; run azsvc plan again", len(e.Changed), what)
+	// Resources have plan addresses; the target, inputs and configuration
+	// are not resources: their detail says what no longer holds.
+	if len(e.Changed) == 1 && !strings.Contains(e.Changed[0].Address, "/") {
+		return "the plan is stale: " + e.Changed[0].Detail + "; run azsvc plan again"
+	}
+	fmt.Fprintf(&b, "the plan is stale: %d %s changed since it was planned; run azsvc plan again", len(e.Changed), what)
 	for _, d := range e.Changed {
 		fmt.Fprintf(&b, "\n  %s: %s", d.Address, d.Detail)
 	}

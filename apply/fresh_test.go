@@ -106,7 +106,7 @@ func TestCheckFreshRefusesPlanWithoutPreconditions(t *testing.T) {
 
 func TestStaleErrorMessage(t *testing.T) {
 	err := &StaleError{Changed: []Drift{{"lb/kubernetes", `changed since the plan was made (etag W/"1", now W/"2")`}, {"pip/x", "deleted since the plan was made"}}}
-	want := "saved plan is stale: 2 resources changed since it was planned; run azsvc plan again\n" +
+	want := "the plan is stale: 2 resources changed since it was planned; run azsvc plan again\n" +
 		"  lb/kubernetes: changed since the plan was made (etag W/\"1\", now W/\"2\")\n  pip/x: deleted since the plan was made"
 	if err.Error() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", err, want)

@@ -75,11 +75,18 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 // for on a terminal like a fresh one, and without a terminal it needs
 // --auto-approve (exit 64), which is stricter than Terraform on purpose.
 func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
-	saved, p, err := engine.LoadSaved(opts.PlanFile)
+	loaded, err := interruptible(ctx, func() (savedPlan, error) {
+		saved, p, err := engine.LoadSaved(opts.PlanFile)
+		return savedPlan{saved, p}, err
+	})
+	saved, p := loaded.file, loaded.plan
 	if err != nil {
 		return err
 	}
 	s := settings(opts.IO, inputOptions{}, opts.Cluster, opts.Target)
+	if err := engine.TargetOfSaved(&s, saved); err != nil {
+		return err
+	}
 	kc, err := opts.Kube.connect()
 	if err != nil {
 		return err
@@ -93,17 +100,20 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 		return err
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
-	// Every apply names its target first, as the plan header does.
-	header := opts.IO.Out
-	if opts.Output == "json" {
-		header = opts.IO.ErrOut
-	}
-	fmt.Fprintf(header, "%-15s %s\n", "Target:", tg.Describe())
 	if err := engine.CheckSaved(ctx, saved, in, tg); err != nil {
 		return err
 	}
+	// What is approved is shown first, as for a fresh plan: the saved
+	// plan, which CheckSaved just found to be the plan made now. Under
+	// -o json it goes to stderr, which keeps stdout JSON Lines.
+	planOut := opts.IO.Out
+	if opts.Output == "json" {
+		planOut = opts.IO.ErrOut
+	}
+	if err := planview.Text(planOut, engine.View(p, in, tg, saved.Sources.Files), opts.IO.OutStyle()); err != nil {
+		return err
+	}
 	if len(p.Steps) == 0 {
-		fmt.Fprintln(opts.IO.ErrOut, "No changes. Azure networking matches the Services.")
 		return nil
 	}
 	if err := confirm(opts); err != nil {

@@ -38,29 +38,18 @@ func loadInputs(ctx context.Context, io *IOStreams, in inputOptions, c clusterOp
 	if c.AzureConfig == "" {
 		return nil, noAzureConfig()
 	}
-	type loaded struct {
-		in  *engine.Inputs
-		err error
-	}
-	done := make(chan loaded, 1)
-	go func() {
+	loaded, err := interruptible(ctx, func() (*engine.Inputs, error) {
 		s := settings(io, in, c, t)
 		s.Cluster = live
-		in, err := engine.LoadInputs(s)
-		done <- loaded{in, err}
-	}()
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case l := <-done:
-		if l.err != nil {
-			return nil, l.err
-		}
-		for _, n := range l.in.Notes {
-			fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().Dim("note:"), quote.Text(n))
-		}
-		return l.in, nil
+		return engine.LoadInputs(s)
+	})
+	if err != nil {
+		return nil, err
 	}
+	for _, n := range loaded.Notes {
+		fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().Dim("note:"), quote.Text(n))
+	}
+	return loaded, nil
 }
 
 // noAzureConfig is the usage error of render, plan and apply without

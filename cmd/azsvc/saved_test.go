@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
@@ -165,5 +169,34 @@ func TestBasicSKURefusedAtPlanTime(t *testing.T) {
 	res = c.run(args("apply", "--auto-approve")...)
 	if res.code != exitInvalid || strings.Contains(res.stderr, "Apply") {
 		t.Fatalf("apply: exit %d\n%s", res.code, res.stderr)
+	}
+}
+
+// A saved plan argument that never ends is refused at the size bound, and
+// one that blocks (a FIFO nobody writes) gives up on Ctrl-C (exit 130).
+func TestSavedPlanReadIsBoundedAndInterruptible(t *testing.T) {
+	c := newCLI(t)
+	defer func(was int64) { engine.MaxSavedPlanSize = was }(engine.MaxSavedPlanSize)
+	engine.MaxSavedPlanSize = 1 << 20
+	res := c.run("apply", "/dev/zero", "--auto-approve")
+	if res.code != exitRuntime || !strings.Contains(res.stderr, "larger than 1 MiB") {
+		t.Errorf("apply /dev/zero: exit %d\n%s", res.code, res.stderr)
+	}
+	fifo := filepath.Join(c.dir, "plan.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.ctx = ctx
+	time.AfterFunc(100*time.Millisecond, cancel)
+	done := make(chan result, 1)
+	go func() { done <- c.run("apply", fifo, "--auto-approve") }()
+	select {
+	case res := <-done:
+		if res.code != exitInterrupted {
+			t.Errorf("apply FIFO, interrupted: exit %d\n%s", res.code, res.stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("apply of a FIFO ignored the interrupt")
 	}
 }

@@ -28,6 +28,19 @@ type Sources struct {
 	Prune        bool   `json:"prune,omitempty"`
 	// Cluster is what --from-cluster read, nil without it.
 	Cluster *ClusterSource `json:"cluster,omitempty"`
+	// Target is the target the plan was made against; apply opens the
+	// same one unless told otherwise.
+	Target TargetSource `json:"target"`
+}
+
+// TargetSource says how to reach a plan's target again: "azure" (the
+// subscription is the recorded configuration's), "endpoint" (an
+// ARM-compatible endpoint; its token is never recorded) or "emulator"
+// (the local emulator's state file, as given).
+type TargetSource struct {
+	Kind     string `json:"kind"`
+	State    string `json:"state,omitempty"`
+	Endpoint string `json:"endpoint,omitempty"`
 }
 
 // ClusterSource is a live cluster's objects as a plan read them, so that

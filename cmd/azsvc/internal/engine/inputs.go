@@ -8,7 +8,6 @@ package engine
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/azsvc/azsvc/plan"
@@ -193,11 +192,7 @@ func readConfig(s Settings) ([]byte, error) {
 	if s.AzureConfig == "" {
 		return nil, fmt.Errorf("no cluster configuration: pass --config azure.json (the cloud provider's config file)")
 	}
-	data, err := os.ReadFile(s.AzureConfig)
-	if err != nil {
-		return nil, fmt.Errorf("read cluster configuration: %w", err)
-	}
-	return data, nil
+	return readBounded(s.AzureConfig, MaxConfigSize, "cluster configuration")
 }
 
 func parseConfig(s Settings, data []byte) (*cluster.Config, []string, bool, error) {

@@ -29,6 +29,7 @@ func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Targe
 	if err != nil {
 		return nil, err
 	}
+	src.Target = t.Chosen
 	saved := planfile.New(p, t.Describe(), InputHashes(in), in.Scope, planfile.Preconditions(p, res.Observed, res.Managed))
 	saved.Sources, saved.Record, saved.Since = src, planfile.RecordOf(p, res), since
 	data, err := planfile.Marshal(saved)
@@ -48,9 +49,9 @@ func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Targe
 
 // LoadSaved reads a plan written by Save, refusing a modified file.
 func LoadSaved(path string) (*planfile.Plan, *plan.Plan, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, MaxSavedPlanSize, "saved plan")
 	if err != nil {
-		return nil, nil, fmt.Errorf("read saved plan: %w", err)
+		return nil, nil, err
 	}
 	saved, err := planfile.Unmarshal(data)
 	if err != nil {
@@ -90,9 +91,9 @@ func InputsFromSaved(saved *planfile.Plan, s Settings) (*Inputs, error) {
 	src := saved.Sources
 	data := []byte(src.Config.Content)
 	if s.AzureConfig != "" {
-		given, err := os.ReadFile(s.AzureConfig)
+		given, err := readBounded(s.AzureConfig, MaxConfigSize, "cluster configuration")
 		if err != nil {
-			return nil, fmt.Errorf("read cluster configuration: %w", err)
+			return nil, err
 		}
 		if red, err := cluster.Redacted(given); err != nil || string(red) != src.Config.Content {
 			return nil, &apply.StaleError{Changed: []apply.Drift{{Address: "config",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
+	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/providers/azure"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
@@ -22,6 +23,8 @@ type Target struct {
 	// Emulator is the in-process emulator, nil for Azure and ARM endpoints.
 	Emulator *emulator.Emulator
 	Read     plan.ReadScope
+	// Chosen is how the target was chosen, as a saved plan records it.
+	Chosen planfile.TargetSource
 	// shared: the emulator belongs to the caller (Settings.Emulator).
 	shared bool
 }
@@ -49,13 +52,35 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	var t *Target
 	switch choice.Kind {
 	case KindAzure:
-		return openAzure(ctx, in)
+		t, err = openAzure(ctx, in)
 	case KindEndpoint:
-		return openEndpoint(s, in)
+		t, err = openEndpoint(s, in)
+	default:
+		t, err = openEmulator(s, in)
 	}
-	return openEmulator(s, in)
+	if t != nil {
+		t.Chosen = chosen(choice.Kind, s)
+	}
+	return t, err
+}
+
+// chosen is what a saved plan records of the target: enough to open the
+// same one again, no secret.
+func chosen(kind TargetKind, s Settings) planfile.TargetSource {
+	switch kind {
+	case KindAzure:
+		return planfile.TargetSource{Kind: "azure"}
+	case KindEndpoint:
+		return planfile.TargetSource{Kind: "endpoint", Endpoint: s.ARMEndpoint}
+	}
+	state := s.StatePath
+	if state == "" {
+		state = DefaultStatePath
+	}
+	return planfile.TargetSource{Kind: "emulator", State: state}
 }
 
 func openAzure(ctx context.Context, in *Inputs) (*Target, error) {
