@@ -1,7 +1,5 @@
 package plan
 
-import "strings"
-
 // Kind is the kind of an Azure resource or child resource that azsvc plans.
 // Children (frontends, rules, probes, pools, NSG rules) are kinds of their own
 // because azsvc diffs and owns at child granularity (DESIGN.md "Diff").
@@ -97,13 +95,3 @@ func (k Kind) Rank() int { return kinds[k].rank }
 // Inline reports whether the kind is written inside its parent's body
 // (LB children, NSG rules when the NSG is written whole).
 func (k Kind) Inline() bool { return kinds[k].inline }
-
-// KindOfARMType maps an ARM type (case-insensitive) back to a kind.
-func KindOfARMType(armType string) (Kind, bool) {
-	for k, info := range kinds {
-		if strings.EqualFold(info.armType, armType) {
-			return k, true
-		}
-	}
-	return "", false
-}
