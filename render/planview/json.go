@@ -29,6 +29,7 @@ type jsonPlan struct {
 	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
 	PrivateLink   []Chain              `json:"private_link"`
 	Limits        []plan.Limit         `json:"limits"`
+	Refused       []jsonRefusal        `json:"refused"`
 	Diagnostics   []service.Diagnostic `json:"diagnostics"`
 }
 
@@ -87,10 +88,10 @@ func JSON(w io.Writer, in Input) error {
 	p := in.Plan
 	doc := jsonPlan{
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header,
-		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
+		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0, Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), PrivateLink: nonNil(Chains(p)),
-		Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
+		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[*plan.Change]int{}
 	for i, c := range p.Changes {

@@ -243,7 +243,7 @@ func (m *markdown) fitTable(room int) bool {
 
 func (m *markdown) status() string {
 	switch {
-	case hasErrors(m.in.Diagnostics):
+	case hasErrors(m.in.Diagnostics), len(m.in.Plan.Refused) > 0:
 		return "❌ failed"
 	case m.summary.Disruptive > 0:
 		return "⚠️ disruptive"
@@ -294,6 +294,7 @@ func (m *markdown) findings() string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", d.Severity, d.Code, escapeCell(d.Pos.String()), escapeCell(d.Message))
 		}
 	}
+	refusedMarkdown(&b, m.in.Plan.Refused)
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {
