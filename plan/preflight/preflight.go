@@ -29,6 +29,7 @@ func Check(p *plan.Plan, observed *plan.Index) error {
 	refused = append(refused, checkSKUs(w)...)
 	refused = append(refused, checkStaticIPs(w)...)
 	refused = append(refused, checkPLS(w)...)
+	refused = append(refused, checkReferences(p, observed)...)
 	p.Refused = refused
 	if len(refused) > 0 {
 		return fmt.Errorf("%w: %d of its writes", ErrRefused, len(refused))

@@ -39,6 +39,16 @@ func pls(natIP string) *plan.Step {
 	return &plan.Step{Op: plan.OpPut, Target: plsID, Body: body}
 }
 
+func probe(name string) *plan.Resource {
+	return &plan.Resource{ID: plan.ChildID(lbID, plan.KindProbe, name), Properties: map[string]any{"port": 80}}
+}
+
+func rule(name, fe, probe string) *plan.Resource {
+	return &plan.Resource{ID: plan.ChildID(lbID, plan.KindRule, name), Properties: map[string]any{
+		"frontendIPConfiguration": plan.Ref(plan.ChildID(lbID, plan.KindFrontend, fe)),
+		"probe":                   plan.Ref(plan.ChildID(lbID, plan.KindProbe, probe))}}
+}
+
 func TestCheck(t *testing.T) {
 	existingLB := &plan.Resource{ID: lbID, SKU: map[string]any{"name": "Basic"}}
 	const (
@@ -84,6 +94,33 @@ func TestCheck(t *testing.T) {
 		{"PLS NAT subnet disabled in the same plan", []*plan.Resource{subnet("Enabled")},
 			[]*plan.Step{{Op: plan.OpPut, Target: subnetID, Body: subnet("Disabled")},
 				lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.224.0.20")}, nil},
+		{"a frontend on a public IP nobody has", nil,
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceMissing, Other: "pip/kubernetes-a1"}}},
+		{"a frontend on a public IP an earlier step creates", nil,
+			[]*plan.Step{{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}},
+				lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))}, nil},
+		{"a frontend on a public IP a later step creates", nil,
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)})),
+				{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}}},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceMissing, Other: "pip/kubernetes-a1"}}},
+		{"a frontend on a public IP an earlier step deletes", []*plan.Resource{{ID: pipID}},
+			[]*plan.Step{{Op: plan.OpDelete, Target: pipID},
+				lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceDeleted, Other: "pip/kubernetes-a1"}}},
+		{"a frontend in a subnet nobody has", nil,
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"subnet": plan.Ref(subnetID)}))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceMissing, Other: nodes}}},
+		{"a rule on a frontend and probe of the same body", []*plan.Resource{subnet("Disabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")), probe("a1-TCP-80"), rule("a1-TCP-80", "a1", "a1-TCP-80"))}, nil},
+		{"a rule on a probe the body drops", []*plan.Resource{subnet("Disabled"), probe("old")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")), rule("a1-TCP-80", "a1", "old"))},
+			[]plan.Refusal{{Address: "lb/kubernetes-internal/rule/a1-TCP-80", Code: plan.RefuseReferenceDeleted, Other: "lb/kubernetes-internal/probe/old"}}},
+		{"a PLS on a frontend its load balancer gets later", []*plan.Resource{subnet("Disabled")},
+			[]*plan.Step{pls("10.224.0.20"), lb("Standard", frontend("a1", static("10.224.0.10")))},
+			[]plan.Refusal{{Address: "pls/pls-a1", Code: plan.RefuseReferenceMissing, Other: fe}}},
+		{"a reference ARM already holds is not checked", []*plan.Resource{frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)})},
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))}, nil},
 		{"PLS NAT IP outside its subnet", []*plan.Resource{subnet("Disabled")},
 			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.1.0.20")},
 			[]plan.Refusal{{Address: "pls/pls-a1", Code: plan.RefuseIPOutsideSubnet, IP: "10.1.0.20", Subnet: nodes, Prefixes: []string{nodesP}}}},
