@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -48,5 +49,59 @@ func TestMissingReferencesFailOnlyTheirService(t *testing.T) {
 		if slices.Contains(r.Services, "web/storefront-ds") && r.Kind() != plan.KindSecurityRule && !exists {
 			t.Errorf("%s of web/storefront-ds was not created", r.ID.Address())
 		}
+	}
+}
+
+// TestBaselineCreatesOnlyTheClusterSubnet: the local emulator's baseline
+// is azure.json's VNet with its one subnet. A Service naming another
+// subnet (a typo, or one nobody created) is blocked as CCM fails it, on
+// the emulator as on Azure, instead of the baseline inventing the subnet
+// (where the typo applied fine) at an address that may collide with the
+// VNet's other subnets (NetcfgSubnetRangesOverlap, exit 1).
+func TestBaselineCreatesOnlyTheClusterSubnet(t *testing.T) {
+	const internal = "    service.beta.kubernetes.io/azure-load-balancer-internal: \"true\"\n"
+	const subnet = "    service.beta.kubernetes.io/azure-load-balancer-internal-subnet: "
+	tests := []struct {
+		name, typo string
+		seeded     bool // examples/emulator-seed.json: the examples' subnets
+	}{
+		{"a typo of the cluster subnet", "aks-subnett", false},
+		{"a subnet sorting before the seeded ones", "aaa-subnet", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := exampleConfig(t)
+			in := mustInputs(t, cfg, []byte(soloService("good", internal, 80, 30080)+"---\n"+
+				soloService("typo", internal+subnet+tt.typo+"\n", 81, 30081)), true)
+			emu, err := emulator.Open(emulator.Options{InstantOperations: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { emu.Close() })
+			if tt.seeded {
+				seed, err := os.ReadFile(filepath.Join(examples, "emulator-seed.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := emu.Seed(seed); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tg, err := EmulatorTarget(emu, in, "test emulator")
+			if err != nil {
+				t.Fatalf("open the target: %v", err)
+			}
+			vnet := plan.NewID(cfg.SubscriptionForIDs(), cfg.VnetRG(), plan.KindVirtualNetwork, cfg.VnetName)
+			if _, created := getBody(t, emu, vnet.String()+"/subnets/"+tt.typo); created {
+				t.Fatalf("the baseline created subnet %s", tt.typo)
+			}
+			p := mustPlan(t, in, tg)
+			if len(p.Blocked) != 1 || p.Blocked[0].Code != plan.BlockSubnetMissing || p.Blocked[0].Value != tt.typo ||
+				!slices.Equal(p.Blocked[0].Services, []string{"web/typo"}) {
+				t.Fatalf("blocked %+v, want subnet %s missing for web/typo", p.Blocked, tt.typo)
+			}
+			mustApply(t, p, tg)
+			requireEmpty(t, "second plan", mustPlan(t, in, tg))
+		})
 	}
 }
