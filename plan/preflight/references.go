@@ -14,23 +14,18 @@ import "github.com/azsvc/azsvc/plan"
 // is checked against the deletes before it. References to what a plan does
 // not read (virtual networks, NICs, route tables) are not checked.
 func checkReferences(p *plan.Plan, obs *plan.Index) []plan.Refusal {
-	w := refWorld{obs: obs, gone: map[plan.Key]bool{}, put: map[plan.Key]bool{}, kids: map[plan.Key]map[plan.Key]bool{}}
+	w := refWorld{obs: obs, put: map[plan.Key]bool{}, gone: map[plan.Key]bool{}, dropped: map[plan.Key]bool{},
+		wholes: map[plan.Kind]bool{}}
+	for _, k := range plan.Kinds() {
+		if k.Inline() {
+			w.wholes[k.Parent()] = true
+		}
+	}
 	var refused []plan.Refusal
 	for _, st := range p.Steps {
-		k := st.Target.Key()
-		if st.Op == plan.OpDelete {
-			w.gone[k], w.kids[k] = true, map[plan.Key]bool{}
-			delete(w.put, k)
+		w.apply(st)
+		if st.Op != plan.OpPut {
 			continue
-		}
-		w.put[k] = true
-		delete(w.gone, k)
-		if len(st.Children) > 0 || w.obs.Children(k) != nil {
-			// ARM validates the body whole: its children reference one another.
-			w.kids[k] = map[plan.Key]bool{}
-			for _, c := range st.Children {
-				w.kids[k][c.Key()] = true
-			}
 		}
 		for _, r := range append([]*plan.Resource{st.Body}, st.Children...) {
 			refused = append(refused, w.check(r)...)
@@ -39,12 +34,70 @@ func checkReferences(p *plan.Plan, obs *plan.Index) []plan.Refusal {
 	return refused
 }
 
-// refWorld is what exists as the steps run.
+// refWorld is what exists as the steps run. Most references are found by
+// key alone (a rule's frontend, probe and pool in the same body; a
+// frontend's public IP): only the rest are parsed.
 type refWorld struct {
-	obs  *plan.Index
-	gone map[plan.Key]bool              // deleted by a step so far
-	put  map[plan.Key]bool              // put by a step so far
-	kids map[plan.Key]map[plan.Key]bool // inline children of the parents written so far
+	obs     *plan.Index
+	put     map[plan.Key]bool  // written by a step so far: a resource, or an inline child in its parent's body
+	gone    map[plan.Key]bool  // deleted by a step so far (top-level)
+	dropped map[plan.Key]bool  // read from ARM, then left out of its parent's body or deleted with it
+	wholes  map[plan.Kind]bool // kinds written whole with their inline children (load balancers, NSGs)
+}
+
+// apply records what step st leaves in ARM. ARM validates a body whole, so
+// a step's children are in place before its references are checked.
+func (w refWorld) apply(st *plan.Step) {
+	k := st.Target.Key()
+	if st.Op == plan.OpDelete {
+		w.gone[k] = true
+		delete(w.put, k)
+		w.dropChildren(k, nil)
+		return
+	}
+	rewritten := w.put[k]
+	w.put[k] = true
+	delete(w.gone, k)
+	if !w.wholes[st.Target.Kind] {
+		return
+	}
+	kept := make(map[plan.Key]bool, len(st.Children))
+	for _, c := range st.Children {
+		kept[c.Key()] = true
+	}
+	if rewritten {
+		w.dropPut(k, kept)
+	}
+	for ck := range kept {
+		w.put[ck] = true
+		delete(w.dropped, ck)
+	}
+	w.dropChildren(k, kept)
+}
+
+// dropChildren marks the inline children of parent read from ARM that are
+// not kept; a delete (kept nil) drops whatever earlier steps put in it too.
+func (w refWorld) dropChildren(parent plan.Key, kept map[plan.Key]bool) {
+	for _, c := range w.obs.Children(parent) {
+		if ck := c.Key(); c.Kind().Inline() && !kept[ck] {
+			w.dropped[ck] = true
+			delete(w.put, ck)
+		}
+	}
+	if kept == nil {
+		w.dropPut(parent, nil)
+	}
+}
+
+// dropPut marks what earlier steps put under parent and kept leaves out.
+func (w refWorld) dropPut(parent plan.Key, kept map[plan.Key]bool) {
+	prefix := string(parent) + "/"
+	for ck := range w.put {
+		if len(ck) > len(prefix) && string(ck[:len(prefix)]) == prefix && !kept[ck] {
+			delete(w.put, ck)
+			w.dropped[ck] = true
+		}
+	}
 }
 
 // check refuses r's references to what is gone, and its new references to
@@ -53,57 +106,54 @@ func (w refWorld) check(r *plan.Resource) []plan.Refusal {
 	if r == nil {
 		return nil
 	}
-	old := map[plan.Key]bool{}
-	if got, ok := w.obs.Get(r.Key()); ok {
-		for _, k := range plan.Dependencies(got) {
-			old[k] = true
-		}
-	}
 	var refused []plan.Refusal
-	for _, k := range plan.Dependencies(r) {
-		id, err := plan.ParseID(string(k))
-		if err != nil || id.Kind == plan.KindVirtualNetwork {
-			continue
+	var old map[plan.Key]bool
+	plan.EachReference(r.Properties, func(ref string) {
+		k := plan.KeyOf(ref)
+		if w.put[k] {
+			return
 		}
-		exists, deleted := w.exists(id)
-		switch {
-		case deleted:
-			refused = append(refused, plan.Refusal{Address: r.ID.Address(), Code: plan.RefuseReferenceDeleted, Other: id.Address()})
-		case !exists && !old[k]:
-			refused = append(refused, plan.Refusal{Address: r.ID.Address(), Code: plan.RefuseReferenceMissing, Other: id.Address()})
+		if w.gone[k] || w.dropped[k] {
+			refused = appendRefusal(refused, r, k, plan.RefuseReferenceDeleted)
+			return
 		}
-	}
+		if _, read := w.obs.Get(k); read {
+			return
+		}
+		if old == nil {
+			old = w.heldInARM(r.Key())
+		}
+		if !old[k] && k != r.Key() && w.checkable(k) {
+			refused = appendRefusal(refused, r, k, plan.RefuseReferenceMissing)
+		}
+	})
 	return refused
 }
 
-// exists reports whether id exists at this point of the plan, and whether
-// a step deleted it (or its parent).
-func (w refWorld) exists(id plan.ID) (exists, deleted bool) {
-	k := id.Key()
-	if id.Kind.Inline() {
-		parent, _ := id.ParentID()
-		pk := parent.Key()
-		if kids, written := w.kids[pk]; written {
-			return kids[k], w.gone[pk] || !kids[k] && w.hadChild(pk, k)
+// heldInARM are the references the resource k holds in ARM now.
+func (w refWorld) heldInARM(k plan.Key) map[plan.Key]bool {
+	out := map[plan.Key]bool{}
+	if got, ok := w.obs.Get(k); ok {
+		for _, d := range plan.Dependencies(got) {
+			out[d] = true
 		}
 	}
-	if w.gone[k] {
-		return false, true
-	}
-	if w.put[k] {
-		return true, false
-	}
-	_, ok := w.obs.Get(k)
-	return ok, false
+	return out
 }
 
-// hadChild reports whether ARM holds child k of parent: a child a step
-// dropped from the body counts as deleted.
-func (w refWorld) hadChild(parent, k plan.Key) bool {
-	for _, c := range w.obs.Children(parent) {
-		if c.Key() == k {
-			return true
+// checkable reports whether k names a resource a plan reads, so that its
+// absence from the reads means it does not exist.
+func (w refWorld) checkable(k plan.Key) bool {
+	id, err := plan.ParseID(string(k))
+	return err == nil && id.Kind != plan.KindVirtualNetwork
+}
+
+func appendRefusal(refused []plan.Refusal, r *plan.Resource, k plan.Key, code plan.RefusalCode) []plan.Refusal {
+	other := k.Address()
+	for _, x := range refused {
+		if x.Other == other && x.Code == code {
+			return refused // the same reference in two fields
 		}
 	}
-	return false
+	return append(refused, plan.Refusal{Address: r.ID.Address(), Code: code, Other: other})
 }

@@ -46,14 +46,15 @@ func (r *resolver) missingRef(ref string) (plan.ID, bool) {
 	if ref == "" {
 		return plan.ID{}, false
 	}
-	id, err := plan.ParseID(ref)
-	if err != nil {
+	k := plan.KeyOf(ref)
+	if _, seen := r.obs.Get(k); seen {
 		return plan.ID{}, false
 	}
-	k := id.Key()
-	_, seen := r.obs.Get(k)
-	_, wanted := r.wanted.Get(k)
-	return id, !seen && !wanted
+	if _, wanted := r.wanted.Get(k); wanted {
+		return plan.ID{}, false
+	}
+	id, err := plan.ParseID(ref)
+	return id, err == nil
 }
 
 // fail fails the Services of e (a frontend or public IP) for the missing
