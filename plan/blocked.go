@@ -65,6 +65,9 @@ const (
 	// BlockNotVisible: private link service Other does not let
 	// subscription Value see it, so ARM refuses the endpoint's connection.
 	BlockNotVisible
+	// BlockPIPPrefixMissing: the public IP prefix Value in Group, which a
+	// new public IP is to be carved from, is missing.
+	BlockPIPPrefixMissing
 )
 
 var blockCodes = [...]string{
@@ -75,7 +78,7 @@ var blockCodes = [...]string{
 	BlockSharedAcrossLBs: "shared_across_lbs", BlockSharedPort: "shared_port_taken",
 	BlockNSGRuleNotManaged: "nsg_rule_not_managed", BlockNodeIPsNotPlanned: "node_ips_not_planned",
 	BlockNodeIPsLeft: "node_ips_left", BlockNodeIPsPartial: "node_ips_partial",
-	BlockNotVisible: "pls_not_visible",
+	BlockNotVisible: "pls_not_visible", BlockPIPPrefixMissing: "pip_prefix_missing",
 }
 
 // String is the stable code, e.g. "delete_in_use".

@@ -120,6 +120,9 @@ type Plan struct {
 	Drift   []*Change
 	Blocked []Blocked
 	Limits  []Limit
+	// Refused lists the writes ARM would refuse (plan/preflight): a plan
+	// with any is not applied.
+	Refused []Refusal
 	// Awaiting lists private endpoint connections left Pending: the PLS
 	// owner must approve them. Not a change azsvc makes.
 	Awaiting []Awaiting

@@ -2,7 +2,7 @@ package plan
 
 import "fmt"
 
-// The typed codes of the core (Reason, BlockCode, UnmanagedCode) are small
+// The typed codes of the core (Reason, BlockCode, UnmanagedCode, RefusalCode) are small
 // integers with stable snake_case names: these two functions give each its
 // String, MarshalText and UnmarshalText.
 

@@ -1,19 +1,20 @@
 package plan
 
-import "strings"
-
 // Kind is the kind of an Azure resource or child resource that azsvc plans.
 // Children (frontends, rules, probes, pools, NSG rules) are kinds of their own
 // because azsvc diffs and owns at child granularity (DESIGN.md "Diff").
 type Kind string
 
 const (
-	KindLoadBalancer       Kind = "loadBalancer"
-	KindFrontend           Kind = "frontend"
-	KindBackendPool        Kind = "backendPool"
-	KindRule               Kind = "rule"
-	KindProbe              Kind = "probe"
-	KindPublicIP           Kind = "publicIP"
+	KindLoadBalancer Kind = "loadBalancer"
+	KindFrontend     Kind = "frontend"
+	KindBackendPool  Kind = "backendPool"
+	KindRule         Kind = "rule"
+	KindProbe        Kind = "probe"
+	KindPublicIP     Kind = "publicIP"
+	// KindPublicIPPrefix is read only: a new managed public IP may be
+	// carved from one (azure-pip-prefix-id), which must exist.
+	KindPublicIPPrefix     Kind = "publicIPPrefix"
 	KindSecurityGroup      Kind = "securityGroup"
 	KindSecurityRule       Kind = "securityRule"
 	KindVirtualNetwork     Kind = "virtualNetwork"
@@ -40,14 +41,15 @@ type kindInfo struct {
 }
 
 var kinds = map[Kind]kindInfo{
-	KindPublicIP:      {"Microsoft.Network/publicIPAddresses", "publicIPAddresses", "pip", "", 10, false},
-	KindLoadBalancer:  {"Microsoft.Network/loadBalancers", "loadBalancers", "lb", "", 20, false},
-	KindFrontend:      {"Microsoft.Network/loadBalancers/frontendIPConfigurations", "frontendIPConfigurations", "frontend", KindLoadBalancer, 21, true},
-	KindBackendPool:   {"Microsoft.Network/loadBalancers/backendAddressPools", "backendAddressPools", "pool", KindLoadBalancer, 22, true},
-	KindProbe:         {"Microsoft.Network/loadBalancers/probes", "probes", "probe", KindLoadBalancer, 23, true},
-	KindRule:          {"Microsoft.Network/loadBalancers/loadBalancingRules", "loadBalancingRules", "rule", KindLoadBalancer, 24, true},
-	KindSecurityGroup: {"Microsoft.Network/networkSecurityGroups", "networkSecurityGroups", "nsg", "", 30, false},
-	KindSecurityRule:  {"Microsoft.Network/networkSecurityGroups/securityRules", "securityRules", "rule", KindSecurityGroup, 31, true},
+	KindPublicIPPrefix: {"Microsoft.Network/publicIPPrefixes", "publicIPPrefixes", "pipprefix", "", 5, false},
+	KindPublicIP:       {"Microsoft.Network/publicIPAddresses", "publicIPAddresses", "pip", "", 10, false},
+	KindLoadBalancer:   {"Microsoft.Network/loadBalancers", "loadBalancers", "lb", "", 20, false},
+	KindFrontend:       {"Microsoft.Network/loadBalancers/frontendIPConfigurations", "frontendIPConfigurations", "frontend", KindLoadBalancer, 21, true},
+	KindBackendPool:    {"Microsoft.Network/loadBalancers/backendAddressPools", "backendAddressPools", "pool", KindLoadBalancer, 22, true},
+	KindProbe:          {"Microsoft.Network/loadBalancers/probes", "probes", "probe", KindLoadBalancer, 23, true},
+	KindRule:           {"Microsoft.Network/loadBalancers/loadBalancingRules", "loadBalancingRules", "rule", KindLoadBalancer, 24, true},
+	KindSecurityGroup:  {"Microsoft.Network/networkSecurityGroups", "networkSecurityGroups", "nsg", "", 30, false},
+	KindSecurityRule:   {"Microsoft.Network/networkSecurityGroups/securityRules", "securityRules", "rule", KindSecurityGroup, 31, true},
 	// azsvc never writes a VNet; the kind exists so subnet IDs parse.
 	KindVirtualNetwork: {"Microsoft.Network/virtualNetworks", "virtualNetworks", "vnet", "", 35, false},
 	// A subnet has its own PUT endpoint (arm-rules §1.2): a PLS's NAT
@@ -97,13 +99,3 @@ func (k Kind) Rank() int { return kinds[k].rank }
 // Inline reports whether the kind is written inside its parent's body
 // (LB children, NSG rules when the NSG is written whole).
 func (k Kind) Inline() bool { return kinds[k].inline }
-
-// KindOfARMType maps an ARM type (case-insensitive) back to a kind.
-func KindOfARMType(armType string) (Kind, bool) {
-	for k, info := range kinds {
-		if strings.EqualFold(info.armType, armType) {
-			return k, true
-		}
-	}
-	return "", false
-}

@@ -124,6 +124,9 @@ func AsPublicIP(r *Resource) PublicIP { return PublicIP{r} }
 // Address is the assigned address, "" while unknown.
 func (p PublicIP) Address() string { return stringProp(p.r, "ipAddress") }
 
+// PrefixID is the public IP prefix the address is carved from, "" for none.
+func (p PublicIP) PrefixID() string { return RefID(p.r.Properties["publicIPPrefix"]) }
+
 // BackendPool is a load balancer backend address pool.
 type BackendPool struct{ r *Resource }
 

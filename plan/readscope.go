@@ -67,7 +67,8 @@ func (v VNetRef) same(o VNetRef) bool {
 }
 
 // ReadKinds are the kinds a ReadScope lists, in read order.
-var ReadKinds = []Kind{KindLoadBalancer, KindPublicIP, KindSecurityGroup, KindPrivateLinkService, KindPrivateEndpoint, KindPrivateDNSZone}
+var ReadKinds = []Kind{KindLoadBalancer, KindPublicIP, KindPublicIPPrefix, KindSecurityGroup, KindPrivateLinkService,
+	KindPrivateEndpoint, KindPrivateDNSZone}
 
 // Add records that group, in the target's subscription, may hold
 // resources of kind k (its top-level kind for a child).

@@ -33,7 +33,8 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 		return &reported{errInvalidInput}
 	}
 	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
-	if err != nil {
+	refused := refusal(err)
+	if err != nil && refused == nil {
 		return err
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
@@ -48,6 +49,9 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	}
 	if err := planview.Text(planOut, engine.View(p, in, tg, opts.Files), opts.IO.OutStyle()); err != nil {
 		return err
+	}
+	if refused != nil {
+		return &reported{refused} // the plan lists the refusals; nothing is applied
 	}
 	w := &applyWork{opts: opts, plan: p, in: in, target: tg, kube: kc, fresh: func(ctx context.Context) error {
 		return engine.CheckFresh(ctx, p, res, in, tg)

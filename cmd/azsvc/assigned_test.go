@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,6 +12,7 @@ import (
 // terminal and in the JSON summary event.
 func TestApplySummaryListsWhatAzureAssigned(t *testing.T) {
 	c := newCLI(t)
+	seedStateFile(t, filepath.Join(c.dir, "state.json"), "../../examples/emulator-seed.json") // the PLS subnets
 	res := c.run(exampleArgs(c, "pls", "apply", "--auto-approve", "-o", "json")...)
 	if res.code != exitOK {
 		t.Fatalf("apply: exit %d\n%s", res.code, res.stderr)

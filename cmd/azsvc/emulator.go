@@ -68,8 +68,10 @@ works against it: curl, the Azure SDKs (point the resource manager endpoint at
 the printed URL), or azsvc plan and apply with --arm-endpoint and --arm-token,
 so several tools can share one emulator.
 
-With --config (and -f), the cluster's resource group, VNet, subnets and NSG
-are created first when missing, as plan and apply do in the embedded emulator.
+With --config (and -f), the cluster's resource group, VNet, subnet and NSG
+(and the resource groups the Services name) are created first when missing,
+as plan and apply do in the embedded emulator; any other subnet comes from
+--seed (examples/emulator-seed.json holds the examples').
 With --tls it serves HTTPS with a freshly generated self-signed certificate
 (--cert-file writes it out so clients can trust it).
 
@@ -109,7 +111,7 @@ throttling and transient errors: ` + emulator.FaultSpecHelp,
 	f.StringVar(&opts.Faults, "faults", "", "inject faults, e.g. 429:0.1,500:0.05,lro-fail:0.05,latency:50ms")
 	f.Int64Var(&opts.FaultSeed, "fault-seed", 1, "seed of the fault draws: the same seed and requests give the same faults")
 	addFileFlag(cmd, &opts.inputOptions)
-	f.StringVar(&opts.Cluster.AzureConfig, "config", "", "the cloud provider's azure.json: seed its resource group, VNet, subnets and NSG")
+	f.StringVar(&opts.Cluster.AzureConfig, "config", "", "the cloud provider's azure.json: seed its resource group, VNet, subnet and NSG")
 	f.StringVar(&opts.Cluster.ClusterName, "cluster-name", "", `cluster name, as the cloud provider's --cluster-name (default "kubernetes")`)
 	f.StringVar(&opts.Cluster.Subscription, "subscription", "", "subscription to seed the baseline in (default: azure.json's subscriptionId)")
 	f.BoolVar(&opts.Stats, "stats", false, "print the request counts by method on shutdown")
@@ -136,7 +138,7 @@ func runEmulatorServe(ctx context.Context, opts *emulatorServeOptions) error {
 		return err
 	}
 	if len(opts.Files) > 0 && opts.Cluster.AzureConfig == "" {
-		return usageErrorf("-f seeds the subnets and resource groups the Services name, and needs --config azure.json for the rest")
+		return usageErrorf("-f seeds the resource groups the Services name, and needs --config azure.json for the rest")
 	}
 	var in *engine.Inputs
 	if opts.Cluster.AzureConfig != "" {

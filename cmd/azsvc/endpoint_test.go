@@ -9,20 +9,26 @@ import (
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
-// seedState writes an emulator state file holding an example's
+// seedState writes an emulator state file holding the examples' cluster
+// (examples/emulator-seed.json: its subnets) and an example's own
 // emulator-seed.json (a guest VNet in another subscription), as `azsvc
-// emulator serve --seed ... --state FILE` would leave it.
+// emulator serve --seed ... --seed ... --state FILE` would leave it.
 func seedState(t *testing.T, c *cli, example string) {
 	t.Helper()
-	seed, err := os.ReadFile(filepath.Join("..", "..", "examples", example, "emulator-seed.json"))
-	if err != nil {
-		t.Fatal(err)
+	var seeds [][]byte
+	for _, f := range []string{filepath.Join("..", "..", "examples", "emulator-seed.json"),
+		filepath.Join("..", "..", "examples", example, "emulator-seed.json")} {
+		seed, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds = append(seeds, seed)
 	}
 	emu, err := emulator.Open(emulator.Options{StatePath: filepath.Join(c.dir, "state.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := emu.Seed(seed); err != nil {
+	if err := emu.Seed(seeds...); err != nil {
 		t.Fatal(err)
 	}
 	if err := emu.Close(); err != nil {

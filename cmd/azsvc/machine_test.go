@@ -34,7 +34,7 @@ func TestJSONOnEveryExitPath(t *testing.T) {
 	}{
 		{"plan without -f", []string{"plan", "-o", "json"}, exitUsage, "usage_error"},
 		{"plan refused by preflight", []string{"--settings", "../../examples/azsvc.yaml", "plan", "-f", "../../examples/public-basic",
-			"--config", basic, "--state", state, "-o", "json"}, exitInvalid, "invalid_input"},
+			"--config", basic, "--state", state, "-o", "json"}, exitInvalid, ""}, // the plan, with its refusals
 		{"plan with invalid manifests", exampleArgs(c, "invalid", "plan", "-o", "json"), exitInvalid, ""},
 		{"plan --since of a missing file", exampleArgs(c, "public-basic", "plan", "--since", "nope.json", "-o", "json"), exitInvalid, "invalid_input"},
 		{"plan --detailed-exitcode", exampleArgs(c, "public-basic", "plan", "--detailed-exitcode", "-o", "json"), exitChanges, ""},

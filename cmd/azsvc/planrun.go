@@ -12,6 +12,7 @@ import (
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/quote"
+	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/render/planview"
 )
@@ -29,7 +30,8 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		return err
 	}
 	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
-	if err != nil {
+	refused := refusal(err)
+	if err != nil && refused == nil {
 		return err
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
@@ -41,7 +43,7 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		view.Since = opts.Since
 	}
 	md := planview.MarkdownOptions{RunURL: ciRunURL(os.LookupEnv)}
-	if opts.Out != "" && !in.HasErrors() {
+	if opts.Out != "" && !in.HasErrors() && refused == nil {
 		saved, err := engine.Save(opts.Out, p, res, in, tg, view.Since)
 		if err != nil {
 			return err
@@ -58,6 +60,8 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	switch {
 	case in.HasErrors():
 		return &reported{errInvalidInput}
+	case refused != nil:
+		return &reported{refused} // the plan lists the refusals
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
 		return &reported{errChangesPresent}
 	}
@@ -86,18 +90,28 @@ func writeSummary(io *IOStreams, flag, format string, view planview.Input, md *p
 }
 
 // planTarget opens the target and plans against it; the caller closes the
-// target once done with the plan.
+// target once done with the plan. A plan ARM would refuse comes back with
+// the refusal as its error (see refusal): the plan lists why, for the
+// caller to show.
 func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*engine.Target, *plan.Plan, *resolve.Resolved, error) {
 	tg, err := engine.OpenTarget(ctx, s, in)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	p, res, err := engine.Plan(ctx, in, tg)
-	if err != nil {
+	if err != nil && refusal(err) == nil {
 		tg.Close()
 		return nil, nil, nil, err
 	}
-	return tg, p, res, nil
+	return tg, p, res, err
+}
+
+// refusal is err when it says ARM would refuse the plan (exit 4), else nil.
+func refusal(err error) error {
+	if errors.Is(err, preflight.ErrRefused) {
+		return err
+	}
+	return nil
 }
 
 // closeTarget saves and releases the local emulator's state and, with -v,

@@ -163,12 +163,28 @@ func TestBasicSKURefusedAtPlanTime(t *testing.T) {
 			"--config", azureJSON, "--state", state}, extra...)
 	}
 	res := c.run(args("plan")...)
-	if res.code != exitInvalid || !strings.Contains(res.stderr, "Azure retired Basic SKU load balancers") {
-		t.Fatalf("plan: exit %d\n%s", res.code, res.stderr)
+	if res.code != exitInvalid || !strings.Contains(res.stdout, "lb/aks-prod-weu: Azure retired Basic SKU load balancers") {
+		t.Fatalf("plan: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	// -o json carries the refusal, its facts and its wording.
+	res = c.run(args("plan", "-o", "json")...)
+	var doc struct {
+		Applyable bool
+		Refused   []struct{ Address, Code, Reason string }
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil || res.code != exitInvalid {
+		t.Fatalf("plan -o json: exit %d, %v\n%s%s", res.code, err, res.stdout, res.stderr)
+	}
+	if doc.Applyable || len(doc.Refused) == 0 || doc.Refused[0].Code != "basic_lb_retired" || !strings.Contains(doc.Refused[0].Reason, "retired") {
+		t.Fatalf("plan -o json: applyable %v, refused %+v", doc.Applyable, doc.Refused)
+	}
+	res = c.run(args("plan", "--out", filepath.Join(c.dir, "refused.plan"))...)
+	if _, err := os.Stat(filepath.Join(c.dir, "refused.plan")); res.code != exitInvalid || err == nil {
+		t.Fatalf("plan --out: exit %d, a refused plan was saved", res.code)
 	}
 	res = c.run(args("apply", "--auto-approve")...)
-	if res.code != exitInvalid || strings.Contains(res.stderr, "Apply") {
-		t.Fatalf("apply: exit %d\n%s", res.code, res.stderr)
+	if res.code != exitInvalid || strings.Contains(res.stderr, "Apply") || !strings.Contains(res.stdout, "Azure retired Basic SKU load balancers") {
+		t.Fatalf("apply: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 }
 

@@ -210,7 +210,8 @@ func isARMError(body, code string) bool {
 func TestServedEmulatorWithFaults(t *testing.T) {
 	c := newCLI(t)
 	s := serve(t, c, "--settings", "../../examples/azsvc.yaml", "--state", filepath.Join(c.dir, "served.json"),
-		"-f", "../../examples/pls", "--faults", "429:0.3,500:0.05,lro-fail:0.15,latency:2ms", "--fault-seed", "3")
+		"-f", "../../examples/pls", "--seed", "../../examples/emulator-seed.json",
+		"--faults", "429:0.3,500:0.05,lro-fail:0.15,latency:2ms", "--fault-seed", "3")
 	t.Setenv("AZSVC_ARM_TOKEN", s.token)
 	args := func(cmd string, extra ...string) []string {
 		return append([]string{"--settings", "../../examples/azsvc.yaml", cmd, "-f", "../../examples/pls", "--arm-endpoint", s.endpoint}, extra...)

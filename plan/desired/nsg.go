@@ -141,12 +141,6 @@ func newNSGRules(cfg *cluster.Config, sub string, tags map[string]string) *nsgRu
 		location: cfg.Location, tags: tags, byName: map[string]*nsgRule{}}
 }
 
-// nsgProtocols are the NSG protocols in CCM's order with the Kubernetes
-// protocol each one serves.
-func nsgProtocols() [3][2]string {
-	return [3][2]string{{"Tcp", "TCP"}, {"Udp", "UDP"}, {"*", "SCTP"}}
-}
-
 // add adds a Service's allow and deny-all rules (§5.2-§5.3), unless
 // azure-disable-load-balancer-nsg-rule is set.
 func (b *nsgRules) add(info *svcInfo, dests map[family]*destSet) {
@@ -154,8 +148,8 @@ func (b *nsgRules) add(info *svcInfo, dests map[family]*destSet) {
 	if a.disabled {
 		return
 	}
-	for _, proto := range nsgProtocols() {
-		ports := nsgPorts(info, proto[1])
+	for _, proto := range plan.Protocols() {
+		ports := nsgPorts(info, proto.Kubernetes)
 		if len(ports) == 0 {
 			continue
 		}
@@ -164,10 +158,10 @@ func (b *nsgRules) add(info *svcInfo, dests map[family]*destSet) {
 				continue
 			}
 			for _, tag := range a.tags {
-				b.allowRule(info, proto[0], f, []string{tag}, ports, dests[f])
+				b.allowRule(info, proto.NSG, f, []string{tag}, ports, dests[f])
 			}
 			if ranges := a.rangesOf(f); len(ranges) > 0 {
-				b.allowRule(info, proto[0], f, ranges, ports, dests[f])
+				b.allowRule(info, proto.NSG, f, ranges, ports, dests[f])
 			}
 		}
 	}

@@ -81,7 +81,7 @@ func (b *builder) ruleProps(info *svcInfo, f family, proto string, port, nodePor
 		dist = "SourceIP"
 	}
 	props := make(map[string]any, 11) // sized for every key below, so it never grows
-	props["protocol"] = ruleProtocol(proto)
+	props["protocol"] = plan.ProtocolOf(proto).LBRule
 	props["frontendPort"] = int(port)
 	props["backendPort"] = int(backend)
 	props["enableFloatingIP"] = floating
@@ -97,17 +97,6 @@ func (b *builder) ruleProps(info *svcInfo, f family, proto string, port, nodePor
 		props["probe"] = idRef(refs.probe)
 	}
 	return props
-}
-
-// ruleProtocol maps TCP→Tcp, UDP→Udp, SCTP→All (§3).
-func ruleProtocol(k8s string) string {
-	switch k8s {
-	case "UDP":
-		return "Udp"
-	case "SCTP", "All":
-		return "All"
-	}
-	return "Tcp"
 }
 
 func (b *builder) probeResource(info *svcInfo, f family, lbID plan.ID, spec *probeSpec) *plan.Resource {

@@ -130,18 +130,24 @@ func (g *Graph) Schedule() ([][]int, error) {
 	g.left = len(g.nodes)
 	for g.left > 0 {
 		if g.ready.Len() == 0 {
-			if !g.partialWrite() {
+			wrote, err := g.partialWrite()
+			if err != nil {
+				return nil, err
+			}
+			if !wrote {
 				return nil, g.cycleError()
 			}
 			continue
 		}
 		u := heap.Pop(&g.ready).(unit)
-		if u.group == nil {
-			g.execute([]int{u.node})
-			continue
+		idx := []int{u.node}
+		if u.group != nil {
+			u.group.queued = false
+			idx = u.group.remaining
 		}
-		u.group.queued = false
-		g.execute(u.group.remaining)
+		if err := g.execute(idx); err != nil {
+			return nil, err
+		}
 	}
 	return g.writes, nil
 }
@@ -153,9 +159,14 @@ func (g *Graph) maybeQueue(gr *group) {
 	}
 }
 
-// execute performs one write carrying the given nodes.
-func (g *Graph) execute(idx []int) {
+// execute performs one write carrying the given nodes. Nodes whose weak
+// edges form a cycle have no order inside the write: that is a cycle
+// error, since writing the rest would leave them to be retried forever.
+func (g *Graph) execute(idx []int) error {
 	ordered := g.sortWithin(idx)
+	if len(ordered) < len(idx) {
+		return g.cycleError()
+	}
 	g.writes = append(g.writes, ordered)
 	touched := map[plan.Key]bool{}
 	for _, i := range ordered {
@@ -189,12 +200,13 @@ func (g *Graph) execute(idx []int) {
 			}
 		}
 	}
+	return nil
 }
 
 // partialWrite writes the ready part of one group when no whole write is
 // ready: the nodes without strict predecessors left, minus those whose weak
-// predecessors cannot come along.
-func (g *Graph) partialWrite() bool {
+// predecessors cannot come along. It reports whether it wrote anything.
+func (g *Graph) partialWrite() (bool, error) {
 	for _, k := range slices.Sorted(maps.Keys(g.groups)) {
 		gr := g.groups[k]
 		var subset []int
@@ -226,15 +238,15 @@ func (g *Graph) partialWrite() bool {
 			g.nodes[i].inSubset = false
 		}
 		if len(take) > 0 {
-			g.execute(take)
-			return true
+			return true, g.execute(take)
 		}
 	}
-	return false
+	return false, nil
 }
 
 // sortWithin orders the nodes of one write so weak edges hold; ties put
-// deletes first, then rank, then key.
+// deletes first, then rank, then key. Nodes in a cycle of weak edges are
+// left out.
 func (g *Graph) sortWithin(idx []int) []int {
 	in := map[int]bool{}
 	for _, i := range idx {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/azsvc/azsvc/plan"
 )
@@ -98,6 +99,47 @@ func TestScheduleNamesCycle(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "dependency cycle") ||
 		!strings.Contains(err.Error(), "create pe/pe-a") || !strings.Contains(err.Error(), "create pls/pls-b") {
 		t.Fatalf("err = %v, want a cycle naming both", err)
+	}
+}
+
+// TestScheduleWeakCycleInOneGroup is two operations of one write that
+// must each come before the other: no order of the write holds, so
+// Schedule must name the cycle instead of retrying the write forever.
+func TestScheduleWeakCycleInOneGroup(t *testing.T) {
+	tests := []struct {
+		name  string
+		nodes []Node
+		edges [][2]string
+	}{
+		{"two nodes", []Node{{Key: "lb/a", Group: "lb"}, {Key: "lb/b", Group: "lb"}}, [][2]string{{"lb/a", "lb/b"}, {"lb/b", "lb/a"}}},
+		{"a cycle beside an orderable node", []Node{{Key: "lb/a", Group: "lb"}, {Key: "lb/b", Group: "lb"}, {Key: "lb/c", Group: "lb"}},
+			[][2]string{{"lb/c", "lb/a"}, {"lb/a", "lb/b"}, {"lb/b", "lb/a"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New()
+			idx := map[string]int{}
+			for _, n := range tt.nodes {
+				idx[string(n.Key)] = g.Add(n)
+			}
+			for _, e := range tt.edges {
+				g.Connect(idx[e[0]], idx[e[1]], false)
+			}
+			done := make(chan error, 1)
+			go func() {
+				_, err := g.Schedule()
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), "dependency cycle") ||
+					!strings.Contains(err.Error(), "lb/a") || !strings.Contains(err.Error(), "lb/b") {
+					t.Fatalf("err = %v, want a cycle naming lb/a and lb/b", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("Schedule did not return: it loops on the weak cycle")
+			}
+		})
 	}
 }
 

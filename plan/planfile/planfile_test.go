@@ -65,3 +65,39 @@ func TestChecksum(t *testing.T) {
 		}
 	}
 }
+
+// A checksum-shaped value inside the plan, such as a public IP tag from
+// azure-pip-tags: "checksum=sha256:<64 hex>", is content like any other:
+// only the file's own checksum member is blanked to check it.
+func TestChecksumOfHostileContent(t *testing.T) {
+	hostile := "sha256:" + strings.Repeat("0123456789abcdef", 4)
+	s := &Plan{FormatVersion: FormatVersion, Target: "t", Changes: []Change{{Address: "pip/a",
+		After: &Resource{ID: "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/publicIPAddresses/a",
+			Tags: map[string]string{"checksum": hostile}}}}}
+	data, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"checksum": "`+hostile+`"`) {
+		t.Fatalf("the tag is not written as a checksum-shaped member:\n%s", data)
+	}
+	back, err := Unmarshal(data)
+	if err != nil {
+		t.Fatalf("unchanged file refused: %v", err)
+	}
+	if back.Changes[0].After.Tags["checksum"] != hostile {
+		t.Errorf("tag = %q after the round trip", back.Changes[0].After.Tags["checksum"])
+	}
+	other := "sha256:" + strings.Repeat("fedcba9876543210", 4)
+	tampered := strings.Replace(string(data), hostile, other, 1)
+	if _, err := Unmarshal([]byte(tampered)); !errors.Is(err, ErrModified) {
+		t.Errorf("edited tag: err = %v, want ErrModified", err)
+	}
+	compact, err := json.Marshal(json.RawMessage(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Unmarshal(compact); !errors.Is(err, ErrModified) {
+		t.Errorf("reformatted file: err = %v, want ErrModified", err)
+	}
+}

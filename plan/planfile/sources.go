@@ -7,7 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
+	"io"
+	"slices"
 )
 
 // Sources are the inputs a plan was made from, recorded so that apply can
@@ -66,9 +67,6 @@ type Source struct {
 // checksum: someone edited it after `azsvc plan --out` wrote it.
 var ErrModified = errors.New("plan file was modified since azsvc wrote it")
 
-// checksumField matches the checksum member as Marshal writes it.
-var checksumField = regexp.MustCompile(`"checksum": "sha256:[0-9a-f]{64}"`)
-
 // Marshal encodes s with its checksum: the SHA-256 of the encoding with an
 // empty checksum, so any edit of the file shows.
 func Marshal(s *Plan) ([]byte, error) {
@@ -97,11 +95,58 @@ func Unmarshal(data []byte) (*Plan, error) {
 	if s.Checksum == "" {
 		return nil, fmt.Errorf("%w: it has no checksum", ErrModified)
 	}
-	blank := checksumField.ReplaceAll(bytes.TrimSuffix(data, []byte("\n")), []byte(`"checksum": ""`))
+	blank, err := withoutChecksum(bytes.TrimSuffix(data, []byte("\n")))
+	if err != nil {
+		return nil, err
+	}
 	if "sha256:"+sum(blank) != s.Checksum {
 		return nil, ErrModified
 	}
 	return &s, nil
+}
+
+// withoutChecksum returns data with the value of the top-level checksum
+// member emptied, as Marshal hashed it. Only that member is touched: a
+// checksum-shaped value deeper in the plan (a public IP tag) is content.
+func withoutChecksum(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	depth, start, end := 0, -1, -1
+	name, next := true, false // the next top-level token is a member name; it is the checksum's value
+	for {
+		before := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("not a saved azsvc plan: %w", err)
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			depth-- // back at depth 1, a member's object or list value ended
+		}
+		if depth != 1 {
+			continue
+		}
+		switch str, _ := tok.(string); {
+		case name && str == "checksum" && start >= 0:
+			return nil, fmt.Errorf("%w: it has two checksums", ErrModified)
+		case name && str == "checksum":
+			next = true
+		case next:
+			// Token skipped the colon and spaces: the value starts at its quote.
+			start, end, next = int(before), int(dec.InputOffset()), false
+			start += bytes.IndexByte(data[start:end], '"')
+		}
+		name = !name
+	}
+	if start < 0 {
+		return nil, fmt.Errorf("%w: it has no checksum", ErrModified)
+	}
+	return slices.Concat(data[:start], []byte(`""`), data[end:]), nil
 }
 
 func sum(b []byte) string {

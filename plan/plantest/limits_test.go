@@ -1,11 +1,13 @@
 package plantest
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/preflight"
 )
 
 func TestLimits(t *testing.T) {
@@ -13,11 +15,11 @@ func TestLimits(t *testing.T) {
 		name     string
 		existing int // managed-looking but unowned rules already in the NSG
 		wantWarn string
-		wantErr  string
+		wantErr  string // the refusal, as refusals writes it
 	}{
 		{name: "well below", existing: 10},
 		{name: "above 80%", existing: 850, wantWarn: "nsg_rules nsg/aks-agentpool-nsg 851/1000"},
-		{name: "over", existing: 1000, wantErr: "nsg/aks-agentpool-nsg: nsg_rules would be 1001, over the limit of 1000"},
+		{name: "over", existing: 1000, wantErr: "limit_exceeded nsg/aks-agentpool-nsg nsg_rules 1001/1000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,8 +35,8 @@ func TestLimits(t *testing.T) {
 			desired.Put(w)
 			p, err := diffOf(desired, observed, plan.Scope{Cluster: tCluster})
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				if !errors.Is(err, preflight.ErrRefused) || refusals(p) != tt.wantErr {
+					t.Fatalf("err = %v, refused %q, want %q", err, refusals(p), tt.wantErr)
 				}
 				return
 			}
@@ -57,9 +59,9 @@ func TestPLSLimits(t *testing.T) {
 	for i := 0; i < 9; i++ {
 		svcs = append(svcs, svc{name: fmt.Sprintf("web/p%d", i), uid: uid(100 + i), ports: []int{80}, internal: true, pls: true})
 	}
-	_, err := diffOf(world(svcs...), plan.NewState(), scopeOf(false, svcs...))
-	if err == nil || !strings.Contains(err.Error(), "lb/kubernetes-internal: pls_per_lb would be 9, over the limit of 8") {
-		t.Fatalf("err = %v", err)
+	p, err := diffOf(world(svcs...), plan.NewState(), scopeOf(false, svcs...))
+	if want := "limit_exceeded lb/kubernetes-internal pls_per_lb 9/8"; !errors.Is(err, preflight.ErrRefused) || refusals(p) != want {
+		t.Fatalf("err = %v, refused %q, want %q", err, refusals(p), want)
 	}
 	desired := world(svcs[0])
 	pls, _ := desired.Get(plan.NewID(tSub, tRG, plan.KindPrivateLinkService, "pls-"+svcs[0].prefix()).Key())
@@ -68,8 +70,24 @@ func TestPLSLimits(t *testing.T) {
 		ips = append(ips, map[string]any{"name": fmt.Sprint(i)})
 	}
 	pls.Properties["ipConfigurations"] = ips
-	_, err = diffOf(desired, plan.NewState(), scopeOf(false, svcs[0]))
-	if err == nil || !strings.Contains(err.Error(), "pls_nat_ips would be 9, over the limit of 8") {
-		t.Fatalf("err = %v", err)
+	p, err = diffOf(desired, plan.NewState(), scopeOf(false, svcs[0]))
+	if want := "limit_exceeded pls/pls-" + svcs[0].prefix() + " pls_nat_ips 9/8"; !errors.Is(err, preflight.ErrRefused) || refusals(p) != want {
+		t.Fatalf("err = %v, refused %q, want %q", err, refusals(p), want)
 	}
+}
+
+// refusals lists a plan's refusals as "code address [limit used/max]".
+func refusals(p *plan.Plan) string {
+	if p == nil {
+		return ""
+	}
+	var out []string
+	for _, r := range p.Refused {
+		s := r.Code.String() + " " + r.Address
+		if r.Limit != nil {
+			s += fmt.Sprintf(" %s %d/%d", r.Limit.Name, r.Limit.Used, r.Limit.Max)
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "; ")
 }

@@ -13,6 +13,8 @@ import (
 )
 
 // Plan plans desired against observed within scope, as `azsvc plan` does.
+// When ARM would refuse the plan it returns the plan, whose Refused lists
+// why, and an error wrapping preflight.ErrRefused.
 func Plan(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.Resolved, error) {
 	res, err := resolve.Resolve(desired, observed, scope)
 	if err != nil {
@@ -26,8 +28,6 @@ func Plan(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve
 	if err != nil {
 		return nil, nil, err
 	}
-	if p.Limits, err = preflight.Check(p, res.Observed); err != nil {
-		return nil, nil, err
-	}
-	return p, res, nil
+	// A refused plan comes back with its refusals (p.Refused) and the error.
+	return p, res, preflight.Check(p, res.Observed)
 }

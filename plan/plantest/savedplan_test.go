@@ -13,7 +13,7 @@ import (
 func TestSavedPlanRoundTripAndPreconditions(t *testing.T) {
 	observed := observe(world(svcA))
 	scope := scopeOf(false, svcA, svcB, svcI)
-	p, res, err := Plan(world(svcA, svcB, svcI), observed, scope)
+	p, res, err := Plan(world(svcA, svcB, svcI), withNodeSubnet(observed), scope)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -23,7 +22,7 @@ const (
 // checkLimits measures the final write of every resource the plan puts: a
 // limit exceeded is a refusal naming the resource and the count; a use
 // above 80% is a warning (ux-anchors §8.2 item 7).
-func checkLimits(p *plan.Plan, w *world) ([]plan.Limit, []error) {
+func checkLimits(w *world) ([]plan.Limit, []plan.Refusal) {
 	var all []plan.Limit
 	for _, k := range w.targets {
 		st := w.final[k]
@@ -42,17 +41,17 @@ func checkLimits(p *plan.Plan, w *world) ([]plan.Limit, []error) {
 			all = append(all, plan.Limit{Name: "pls_nat_ips", Scope: addr, Used: n, Max: maxPLSNATIPs})
 		}
 	}
-	var errs []error
+	var refused []plan.Refusal
 	var warn []plan.Limit
 	for _, l := range all {
 		switch {
 		case l.Used > l.Max:
-			errs = append(errs, fmt.Errorf("%s: %s would be %d, over the limit of %d", l.Scope, l.Name, l.Used, l.Max))
+			refused = append(refused, plan.Refusal{Address: l.Scope, Code: plan.RefuseLimit, Limit: &l})
 		case l.Used*5 > l.Max*4:
 			warn = append(warn, l)
 		}
 	}
-	return warn, errs
+	return warn, refused
 }
 
 func lbLimits(addr string, st *plan.Step) []plan.Limit {

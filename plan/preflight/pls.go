@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -11,15 +10,15 @@ import (
 // on a load balancer that is not Standard, or with a NAT IP in a subnet
 // whose private link service network policies are not disabled after the
 // plan (the plan disables them where CCM would, ccm-semantics §8).
-func checkPLS(w *world) []error {
-	var errs []error
+func checkPLS(w *world) []plan.Refusal {
+	var refused []plan.Refusal
 	for _, st := range w.puts(plan.KindPrivateLinkService) {
 		pls := plan.AsPrivateLinkService(st.Body)
 		for _, fe := range pls.FrontendIDs() {
 			lbKey, _ := fe.Parent()
 			if lb, ok := w.get(lbKey); ok && !strings.EqualFold(orDefault(plan.AsLoadBalancer(lb).SKUName()), "Standard") {
-				errs = append(errs, fmt.Errorf("%s: a private link service needs a Standard load balancer, and %s is %s",
-					st.Target.Address(), lb.ID.Address(), plan.AsLoadBalancer(lb).SKUName()))
+				refused = append(refused, plan.Refusal{Address: st.Target.Address(), Code: plan.RefusePLSNotStandard,
+					Other: lb.ID.Address(), OtherSKU: plan.AsLoadBalancer(lb).SKUName()})
 			}
 		}
 		seen := map[plan.Key]bool{}
@@ -31,10 +30,9 @@ func checkPLS(w *world) []error {
 			}
 			seen[k] = true
 			if !plan.AsSubnet(sn).PLSPoliciesDisabled() {
-				errs = append(errs, fmt.Errorf("%s: subnet %s has private link service network policies enabled, and ARM refuses "+
-					"a private link service NAT IP there; disable them (privateLinkServiceNetworkPolicies: Disabled)", st.Target.Address(), sn.ID.Address()))
+				refused = append(refused, plan.Refusal{Address: st.Target.Address(), Code: plan.RefusePLSSubnetPolicies, Other: sn.ID.Address()})
 			}
 		}
 	}
-	return errs
+	return refused
 }

@@ -19,15 +19,20 @@ import (
 var ErrRefused = errors.New("ARM would refuse this plan")
 
 // Check runs every preflight rule over p against the observed state. It
-// returns the limit uses above 80%, or an error listing every refusal.
-func Check(p *plan.Plan, observed *plan.Index) ([]plan.Limit, error) {
+// sets p.Limits to the limit uses above 80% and p.Refused to the writes ARM
+// would refuse, and returns an error wrapping ErrRefused when there are
+// any. The refusals are facts (plan.Refusal); renderers word them.
+func Check(p *plan.Plan, observed *plan.Index) error {
 	w := newWorld(p, observed)
-	warn, errs := checkLimits(p, w)
-	errs = append(errs, checkSKUs(w)...)
-	errs = append(errs, checkStaticIPs(w)...)
-	errs = append(errs, checkPLS(w)...)
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrRefused, errors.Join(errs...))
+	var refused []plan.Refusal
+	p.Limits, refused = checkLimits(w)
+	refused = append(refused, checkSKUs(w)...)
+	refused = append(refused, checkStaticIPs(w)...)
+	refused = append(refused, checkPLS(w)...)
+	refused = append(refused, checkReferences(p, observed)...)
+	p.Refused = refused
+	if len(refused) > 0 {
+		return fmt.Errorf("%w: %d of its writes", ErrRefused, len(refused))
 	}
-	return warn, nil
+	return nil
 }

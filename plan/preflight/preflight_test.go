@@ -2,7 +2,7 @@ package preflight
 
 import (
 	"errors"
-	"strings"
+	"reflect"
 	"testing"
 
 	"github.com/azsvc/azsvc/plan"
@@ -39,41 +39,94 @@ func pls(natIP string) *plan.Step {
 	return &plan.Step{Op: plan.OpPut, Target: plsID, Body: body}
 }
 
+func probe(name string) *plan.Resource {
+	return &plan.Resource{ID: plan.ChildID(lbID, plan.KindProbe, name), Properties: map[string]any{"port": 80}}
+}
+
+func rule(name, fe, probe string) *plan.Resource {
+	return &plan.Resource{ID: plan.ChildID(lbID, plan.KindRule, name), Properties: map[string]any{
+		"frontendIPConfiguration": plan.Ref(plan.ChildID(lbID, plan.KindFrontend, fe)),
+		"probe":                   plan.Ref(plan.ChildID(lbID, plan.KindProbe, probe))}}
+}
+
 func TestCheck(t *testing.T) {
 	existingLB := &plan.Resource{ID: lbID, SKU: map[string]any{"name": "Basic"}}
+	const (
+		fe     = "lb/kubernetes-internal/frontend/a1"
+		nodes  = "vnet/vnet/subnet/nodes"
+		nodesP = "10.224.0.0/16"
+	)
 	tests := []struct {
 		name     string
 		observed []*plan.Resource
 		steps    []*plan.Step
-		want     string // a refusal's text; "" for none
+		want     []plan.Refusal
 	}{
 		{"a standard internal frontend in its subnet", []*plan.Resource{subnet("Enabled")},
-			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, ""},
-		{"creating a Basic load balancer", nil, []*plan.Step{lb("Basic")}, "Azure retired Basic SKU load balancers"},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, nil},
+		{"creating a Basic load balancer", nil, []*plan.Step{lb("Basic")},
+			[]plan.Refusal{{Address: "lb/kubernetes-internal", Code: plan.RefuseBasicLB}}},
 		{"creating a Basic public IP", nil, []*plan.Step{{Op: plan.OpPut, Target: pipID,
-			Body: &plan.Resource{ID: pipID, SKU: map[string]any{"name": "Basic"}}}}, "Azure retired Basic SKU public IPs"},
+			Body: &plan.Resource{ID: pipID, SKU: map[string]any{"name": "Basic"}}}},
+			[]plan.Refusal{{Address: "pip/kubernetes-a1", Code: plan.RefuseBasicPIP}}},
 		{"a new public IP (Standard by default) on an existing Basic LB", []*plan.Resource{existingLB},
 			[]*plan.Step{{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}},
 				lb("Basic", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))},
-			"public IP pip/kubernetes-a1 is SKU Standard but load balancer kubernetes-internal is SKU Basic"},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseSKUMismatch, Other: "pip/kubernetes-a1", OtherSKU: "Standard", SKU: "Basic"}}},
 		{"static IP outside the subnet", []*plan.Resource{subnet("Enabled")},
-			[]*plan.Step{lb("Standard", frontend("a1", static("10.9.0.10")))}, "static IP 10.9.0.10 is outside subnet nodes (10.224.0.0/16)"},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.9.0.10")))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseIPOutsideSubnet, IP: "10.9.0.10", Subnet: nodes, Prefixes: []string{nodesP}}}},
 		{"static IP reserved", []*plan.Resource{subnet("Enabled")},
-			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.3")))}, "one of the five addresses Azure reserves"},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.3")))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseIPReserved, IP: "10.224.0.3", Subnet: nodes, Prefixes: []string{nodesP}}}},
 		{"last address reserved", []*plan.Resource{subnet("Enabled")},
-			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.255.255")))}, "reserves"},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.255.255")))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseIPReserved, IP: "10.224.255.255", Subnet: nodes, Prefixes: []string{nodesP}}}},
 		{"static IP taken by another frontend", []*plan.Resource{subnet("Enabled"), frontend("team", static("10.224.0.10"))},
 			[]*plan.Step{lb("Standard", frontend("team", static("10.224.0.10")), frontend("a1", static("10.224.0.10")))},
-			"already used by lb/kubernetes-internal/frontend/team"},
+			[]plan.Refusal{{Address: "lb/kubernetes-internal/frontend/team", Code: plan.RefuseIPTaken, IP: "10.224.0.10", Subnet: nodes, Other: fe},
+				{Address: fe, Code: plan.RefuseIPTaken, IP: "10.224.0.10", Subnet: nodes, Other: "lb/kubernetes-internal/frontend/team"}}},
 		{"a frontend freed in the same plan", []*plan.Resource{subnet("Enabled"), frontend("old", static("10.224.0.10"))},
-			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, ""},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, nil},
 		{"PLS NAT IP in a subnet with policies enabled", []*plan.Resource{subnet("Enabled")},
-			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.224.0.20")}, "private link service network policies enabled"},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.224.0.20")},
+			[]plan.Refusal{{Address: "pls/pls-a1", Code: plan.RefusePLSSubnetPolicies, Other: nodes}}},
 		{"PLS NAT subnet disabled in the same plan", []*plan.Resource{subnet("Enabled")},
 			[]*plan.Step{{Op: plan.OpPut, Target: subnetID, Body: subnet("Disabled")},
-				lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.224.0.20")}, ""},
+				lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.224.0.20")}, nil},
+		{"a frontend on a public IP nobody has", nil,
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceMissing, Other: "pip/kubernetes-a1"}}},
+		{"a frontend on a public IP an earlier step creates", nil,
+			[]*plan.Step{{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}},
+				lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))}, nil},
+		{"a frontend on a public IP a later step creates", nil,
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)})),
+				{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}}},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceMissing, Other: "pip/kubernetes-a1"}}},
+		{"a frontend on a public IP an earlier step deletes", []*plan.Resource{{ID: pipID}},
+			[]*plan.Step{{Op: plan.OpDelete, Target: pipID},
+				lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceDeleted, Other: "pip/kubernetes-a1"}}},
+		{"a frontend in a subnet nobody has", nil,
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"subnet": plan.Ref(subnetID)}))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseReferenceMissing, Other: nodes}}},
+		{"a rule on a frontend and probe of the same body", []*plan.Resource{subnet("Disabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")), probe("a1-TCP-80"), rule("a1-TCP-80", "a1", "a1-TCP-80"))}, nil},
+		{"a rule on a probe the body drops", []*plan.Resource{subnet("Disabled"), probe("old")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")), rule("a1-TCP-80", "a1", "old"))},
+			[]plan.Refusal{{Address: "lb/kubernetes-internal/rule/a1-TCP-80", Code: plan.RefuseReferenceDeleted, Other: "lb/kubernetes-internal/probe/old"}}},
+		{"a PLS on a frontend its load balancer gets later", []*plan.Resource{subnet("Disabled")},
+			[]*plan.Step{pls("10.224.0.20"), lb("Standard", frontend("a1", static("10.224.0.10")))},
+			[]plan.Refusal{{Address: "pls/pls-a1", Code: plan.RefuseReferenceMissing, Other: fe}}},
+		{"a PLS on a frontend an earlier write of its load balancer dropped", []*plan.Resource{subnet("Disabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), lb("Standard", frontend("b1", static("10.224.0.11"))), pls("10.224.0.20")},
+			[]plan.Refusal{{Address: "pls/pls-a1", Code: plan.RefuseReferenceDeleted, Other: fe}}},
+		{"a reference ARM already holds is not checked", []*plan.Resource{frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)})},
+			[]*plan.Step{lb("Standard", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))}, nil},
 		{"PLS NAT IP outside its subnet", []*plan.Resource{subnet("Disabled")},
-			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.1.0.20")}, "pls/pls-a1: static IP 10.1.0.20 is outside"},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10"))), pls("10.1.0.20")},
+			[]plan.Refusal{{Address: "pls/pls-a1", Code: plan.RefuseIPOutsideSubnet, IP: "10.1.0.20", Subnet: nodes, Prefixes: []string{nodesP}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,12 +134,13 @@ func TestCheck(t *testing.T) {
 			for _, r := range tt.observed {
 				observed.Put(r)
 			}
-			_, err := Check(&plan.Plan{Steps: tt.steps}, plan.NewIndex(observed))
-			switch {
-			case tt.want == "" && err != nil:
-				t.Fatalf("refused: %v", err)
-			case tt.want != "" && (err == nil || !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tt.want)):
-				t.Fatalf("err = %v\nwant a refusal containing %q", err, tt.want)
+			p := &plan.Plan{Steps: tt.steps}
+			err := Check(p, plan.NewIndex(observed))
+			if (err != nil) != (len(tt.want) > 0) || err != nil && !errors.Is(err, ErrRefused) {
+				t.Fatalf("err = %v, want a refusal: %v", err, len(tt.want) > 0)
+			}
+			if !reflect.DeepEqual(p.Refused, tt.want) {
+				t.Fatalf("refused %+v\nwant    %+v", p.Refused, tt.want)
 			}
 		})
 	}

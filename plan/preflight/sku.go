@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -16,17 +15,17 @@ const defaultSKU = "Standard"
 //   - a frontend whose public IP's SKU differs from its load balancer's
 //     (arm-rules §2.2 DifferentSkuLoadBalancersAndPublicIPAddressNotAllowed),
 //     checked where the plan writes either.
-func checkSKUs(w *world) []error {
-	var errs []error
+func checkSKUs(w *world) []plan.Refusal {
+	var refused []plan.Refusal
 	for _, st := range w.puts(plan.KindPublicIP) {
 		if w.created(st) && strings.EqualFold(plan.AsPublicIP(st.Body).SKUName(), "Basic") {
-			errs = append(errs, retired(st.Target, "public IPs"))
+			refused = append(refused, plan.Refusal{Address: st.Target.Address(), Code: plan.RefuseBasicPIP})
 		}
 	}
 	for _, st := range w.puts(plan.KindLoadBalancer) {
 		lbSKU := orDefault(plan.AsLoadBalancer(st.Body).SKUName())
 		if w.created(st) && strings.EqualFold(lbSKU, "Basic") {
-			errs = append(errs, retired(st.Target, "load balancers"))
+			refused = append(refused, plan.Refusal{Address: st.Target.Address(), Code: plan.RefuseBasicLB})
 			continue
 		}
 		// ARM validates the whole body of an LB on every PUT: every
@@ -44,12 +43,12 @@ func checkSKUs(w *world) []error {
 				continue
 			}
 			if pipSKU := orDefault(plan.AsPublicIP(pip).SKUName()); !strings.EqualFold(pipSKU, lbSKU) {
-				errs = append(errs, fmt.Errorf("%s: public IP %s is SKU %s but load balancer %s is SKU %s, and ARM refuses a frontend whose SKUs differ "+
-					"(DifferentSkuLoadBalancersAndPublicIPAddressNotAllowed)", fe.ID.Address(), pip.ID.Address(), pipSKU, st.Target.Name(), lbSKU))
+				refused = append(refused, plan.Refusal{Address: fe.ID.Address(), Code: plan.RefuseSKUMismatch,
+					Other: pip.ID.Address(), OtherSKU: pipSKU, SKU: lbSKU})
 			}
 		}
 	}
-	return errs
+	return refused
 }
 
 func orDefault(sku string) string {
@@ -57,9 +56,4 @@ func orDefault(sku string) string {
 		return defaultSKU
 	}
 	return sku
-}
-
-func retired(id plan.ID, what string) error {
-	return fmt.Errorf("%s: Azure retired Basic SKU %s on 2025-09-30 and no longer creates them; "+
-		"set loadBalancerSku to standard in azure.json (CCM's default) and migrate the cluster", id.Address(), what)
 }

@@ -1,11 +1,9 @@
 package preflight
 
 import (
-	"fmt"
 	"maps"
 	"net/netip"
 	"slices"
-	"strings"
 
 	"github.com/azsvc/azsvc/plan"
 )
@@ -25,13 +23,13 @@ type ipconfig struct {
 // five addresses Azure reserves in it, or taken by another IP
 // configuration after the plan. Only IPs a PUT of the plan carries are
 // checked, against every IP that holds an address after the plan.
-func checkStaticIPs(w *world) []error {
+func checkStaticIPs(w *world) []plan.Refusal {
 	written := w.writtenIPConfigs()
 	if !slices.ContainsFunc(written, func(c ipconfig) bool { return c.static }) {
 		return nil
 	}
 	all := w.allIPConfigs()
-	var errs []error
+	var refused []plan.Refusal
 	for _, c := range written {
 		if !c.static {
 			continue
@@ -42,18 +40,22 @@ func checkStaticIPs(w *world) []error {
 		}
 		prefixes := plan.AsSubnet(sn).Prefixes()
 		pfx, found := containing(prefixes, c.ip)
+		r := plan.Refusal{Address: c.address, IP: c.ip.String(), Subnet: sn.ID.Address(), Prefixes: prefixes}
 		switch {
 		case !found:
-			errs = append(errs, fmt.Errorf("%s: static IP %s is outside subnet %s (%s)", c.address, c.ip, sn.Name(), strings.Join(prefixes, ", ")))
+			r.Code = plan.RefuseIPOutsideSubnet
 		case reserved(pfx, c.ip):
-			errs = append(errs, fmt.Errorf("%s: static IP %s is one of the five addresses Azure reserves in subnet %s (%s)", c.address, c.ip, sn.Name(), pfx))
+			r.Code, r.Prefixes = plan.RefuseIPReserved, []string{pfx.String()}
 		default:
-			if other := holder(all, c); other != "" {
-				errs = append(errs, fmt.Errorf("%s: static IP %s is already used by %s in subnet %s", c.address, c.ip, other, sn.Name()))
+			other := holder(all, c)
+			if other == "" {
+				continue
 			}
+			r.Code, r.Other, r.Prefixes = plan.RefuseIPTaken, other, nil
 		}
+		refused = append(refused, r)
 	}
-	return errs
+	return refused
 }
 
 // writtenIPConfigs are the private IPs the plan's PUTs carry: the frontends

@@ -82,6 +82,19 @@ func (r *nsgMerge) releasedIPs() map[string][]string {
 			add(plan.AsPublicIP(e.R).Address(), own.Services)
 		}
 	}
+	// A load-balancing rule the plan removes releases its frontend's
+	// address, whoever owns the frontend and its public IP: on a frontend
+	// shared by pinned IP neither is the leaving Service's to delete, yet
+	// CCM takes that Service's address out of the NSG rules of the ports it
+	// served (§5.5 step 1). The ports other Services still serve there are
+	// retained (retainedPorts) or wanted again by the desired rules.
+	for k, services := range r.out.Remove {
+		if res, ok := r.obs.Get(k); ok && res.Kind() == plan.KindRule {
+			for _, ip := range r.frontendAddresses(plan.AsRule(res).FrontendID()) {
+				add(ip, services)
+			}
+		}
+	}
 	return out
 }
 

@@ -43,7 +43,7 @@ func (r *nsgMerge) retainedPorts() map[string]map[string]bool {
 			if out[ip] == nil {
 				out[ip] = map[string]bool{}
 			}
-			out[ip][nsgProtocol(rule.Protocol())+"/"+strconv.Itoa(port)] = true
+			out[ip][plan.ProtocolOf(rule.Protocol()).NSG+"/"+strconv.Itoa(port)] = true
 		}
 	}
 	return out
@@ -67,18 +67,6 @@ func (r *nsgMerge) frontendAddresses(k plan.Key) []string {
 		}
 	}
 	return out
-}
-
-// nsgProtocol maps an LB rule protocol to the NSG rule protocol CCM
-// derives from it (ccm-semantics §5.2: Tcp, Udp, * for the rest).
-func nsgProtocol(p string) string {
-	switch strings.ToLower(p) {
-	case "tcp":
-		return "Tcp"
-	case "udp":
-		return "Udp"
-	}
-	return "*"
 }
 
 // servesRetained reports whether an NSG rule allows one of the retained

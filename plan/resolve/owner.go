@@ -128,6 +128,10 @@ func (o *Owners) Of(r *plan.Resource) Ownership {
 		// which CCM disables before placing a PLS in it (ccm-semantics §8
 		// "Subnet policy"); it never creates or deletes one.
 		return Ownership{Managed: true}
+	case plan.KindPublicIPPrefix:
+		// Read only to know that a new public IP can be carved from it
+		// (ccm-semantics §1.3 #26): never changed or deleted.
+		return Ownership{}
 	case plan.KindARecord:
 		// Record sets have no tags: azsvc writes its owner tags into
 		// their metadata, so records of one zone can have different owners.

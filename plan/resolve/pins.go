@@ -87,16 +87,20 @@ func (r *resolver) pipID(v any) any {
 	return v
 }
 
-// withoutFailedAddrs drops the pinned addresses that failed from a desired
-// NSG rule's destinations: CCM never got as far as adding them.
+// withoutFailedAddrs drops from a desired NSG rule's destinations the
+// pinned addresses that failed and the addresses it would copy from the
+// frontends of failed Services or the missing public IPs they name: CCM
+// never got as far as adding them.
 func (r *resolver) withoutFailedAddrs(rule *plan.Resource) *plan.Resource {
-	if len(r.failedAddrs) == 0 {
+	if len(r.failedAddrs) == 0 && len(r.failedSources) == 0 {
 		return rule
 	}
 	var kept []any
 	dropped := false
 	for _, v := range plan.AsSecurityRule(rule).Destinations() {
-		if s, ok := v.(string); ok && r.failedAddrs[plan.CanonicalIP(s)] {
+		s, isAddr := v.(string)
+		src, _, copied := plan.UnknownSource(v)
+		if isAddr && r.failedAddrs[plan.CanonicalIP(s)] || copied && r.failedSources[src] {
 			dropped = true
 			continue
 		}

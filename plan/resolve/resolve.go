@@ -88,6 +88,7 @@ func Resolve(desired, observed *plan.State, scope plan.Scope) (*Resolved, error)
 	r := newResolver(shared.desired, observed, scope)
 	r.failShared(shared.failures)
 	r.findMissingPIPs()
+	r.findMissingReferences()
 	r.useExistingDNS()
 	if err := r.placeDesired(); err != nil {
 		return nil, err
@@ -110,8 +111,11 @@ type resolver struct {
 	scope    plan.Scope
 	own      map[plan.Key]Ownership
 	pipIndex addrIndex
-	// failedAddrs are the pinned addresses no public IP has.
-	failedAddrs map[string]bool
+	// failedAddrs are the pinned addresses no public IP has, failedSources
+	// the frontends of failed Services and the missing resources they name
+	// (missing.go): NSG rules drop the destinations they would copy.
+	failedAddrs   map[string]bool
+	failedSources map[plan.Key]bool
 	// used are the desired DNS zones and links existing ones serve, and
 	// usedObserved those existing links (dns.go).
 	used, usedObserved map[plan.Key]bool
@@ -134,7 +138,7 @@ func newResolver(desired, observed *plan.State, scope plan.Scope) *resolver {
 		owners: owners, own: own,
 	}
 	return &resolver{out: out, wanted: desired, desList: des.Entries, obs: obs, scope: scope, own: own,
-		pipIndex: newAddrIndex(observed), failedAddrs: map[string]bool{}, used: map[plan.Key]bool{}, usedObserved: map[plan.Key]bool{}}
+		pipIndex: newAddrIndex(observed), failedAddrs: map[string]bool{}, failedSources: map[plan.Key]bool{}, used: map[plan.Key]bool{}, usedObserved: map[plan.Key]bool{}}
 }
 
 func (r *resolver) block(b plan.Blocked) { r.out.Blocked.Add(b) }

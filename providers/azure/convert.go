@@ -38,8 +38,9 @@ var readOnly = map[plan.Kind]map[string]string{
 		"inboundNatRules":         "back-reference",
 		"backendIPConfigurations": "back-reference from NIC ipconfigs in the pool",
 	},
-	plan.KindProbe:    {"loadBalancingRules": "back-reference from the rules using the probe"},
-	plan.KindPublicIP: {"ipConfiguration": "back-reference to the frontend or NIC using the address"},
+	plan.KindProbe:          {"loadBalancingRules": "back-reference from the rules using the probe"},
+	plan.KindPublicIP:       {"ipConfiguration": "back-reference to the frontend or NIC using the address"},
+	plan.KindPublicIPPrefix: {"publicIPAddresses": "back-reference from the public IPs carved from the prefix"},
 	plan.KindSecurityGroup: {
 		"defaultSecurityRules": "the six fixed rules every NSG has",
 		"subnets":              "back-reference from associated subnets",

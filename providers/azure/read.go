@@ -37,6 +37,7 @@ func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State,
 	lists := map[plan.Kind]func(*reader, context.Context, string) error{
 		plan.KindLoadBalancer:       (*reader).loadBalancers,
 		plan.KindPublicIP:           (*reader).publicIPs,
+		plan.KindPublicIPPrefix:     (*reader).publicIPPrefixes,
 		plan.KindSecurityGroup:      (*reader).securityGroups,
 		plan.KindPrivateLinkService: (*reader).privateLinkServices,
 		plan.KindPrivateEndpoint:    (*reader).privateEndpoints,
@@ -102,6 +103,10 @@ func (r *reader) loadBalancers(ctx context.Context, rg string) error {
 
 func (r *reader) publicIPs(ctx context.Context, rg string) error {
 	return r.listInto(ctx, "public IPs in "+rg, r.c.arm.groupPath(rg, "publicIPAddresses"), networkAPIVersion)
+}
+
+func (r *reader) publicIPPrefixes(ctx context.Context, rg string) error {
+	return r.listInto(ctx, "public IP prefixes in "+rg, r.c.arm.groupPath(rg, "publicIPPrefixes"), networkAPIVersion)
 }
 
 func (r *reader) securityGroups(ctx context.Context, rg string) error {

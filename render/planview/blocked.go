@@ -18,6 +18,8 @@ func BlockedText(b plan.Blocked) string {
 		return "would need re-creating the network security group, which azsvc never deletes"
 	case plan.BlockSubnetMissing:
 		return fmt.Sprintf("subnet %s not found in vnet %s (resource group %s)", b.Value, b.Other, b.Group)
+	case plan.BlockPIPPrefixMissing:
+		return fmt.Sprintf("public IP prefix %s not found in resource group %s (CCM fails the Service: its new public IP cannot be carved from it)", b.Value, b.Group)
 	case plan.BlockUserPIPMissing:
 		return fmt.Sprintf("public IP %s not found in resource group %s (user-assigned: azsvc never creates it)", b.Value, b.Group)
 	case plan.BlockDeleteInUse:

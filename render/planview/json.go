@@ -31,6 +31,7 @@ type jsonPlan struct {
 	Adopted       []plan.AdoptedUID    `json:"uids_from_azure"`
 	PrivateLink   []Chain              `json:"private_link"`
 	Limits        []plan.Limit         `json:"limits"`
+	Refused       []jsonRefusal        `json:"refused"`
 	Diagnostics   []service.Diagnostic `json:"diagnostics"`
 }
 
@@ -89,10 +90,10 @@ func JSON(w io.Writer, in Input) error {
 	p := in.Plan
 	doc := jsonPlan{
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
-		Applyable: !hasErrors(in.Diagnostics), Errored: hasErrors(in.Diagnostics),
+		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0, Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), PrivateLink: nonNil(Chains(p)),
-		Limits: nonNil(p.Limits), Diagnostics: nonNil(in.Diagnostics),
+		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[plan.Key]int{}
 	for i, c := range p.Changes {

@@ -140,7 +140,7 @@ func (m *markdown) namespaces() int {
 
 func (m *markdown) status() string {
 	switch {
-	case hasErrors(m.in.Diagnostics):
+	case hasErrors(m.in.Diagnostics), len(m.in.Plan.Refused) > 0:
 		return "❌ failed"
 	case m.summary.Disruptive > 0:
 		return "⚠️ disruptive"

@@ -102,6 +102,7 @@ func (m *markdown) findings() string {
 			writeWrapped(&b, fmt.Sprintf("- **%s** %s `%s`: %s", d.Severity, d.Code, escapeCode(d.Pos.String()), escapeText(d.Message)), "  ")
 		}
 	}
+	refusedMarkdown(&b, m.in.Plan.Refused)
 	adoptedMarkdown(&b, m.in.Plan.Adopted)
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")

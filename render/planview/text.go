@@ -45,6 +45,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	if est := estimateApply(p); est != nil {
 		fmt.Fprintln(bw, est.Sentence())
 	}
+	writeRefused(bw, p.Refused, st)
 	return bw.Flush()
 }
 

@@ -92,6 +92,9 @@ type Emulator struct {
 	journalSize  int64
 	compactMin   int64
 	hooks        *persistHooks
+	// broken is set when a failed journal append could not be cut off:
+	// the journal ends in a torn line, and no write is accepted after it.
+	broken error
 }
 
 // Open creates an emulator, loading opts.StatePath when the file exists. A

@@ -174,8 +174,8 @@ func (e *Emulator) serveRG(w http.ResponseWriter, r *http.Request, a *address) *
 		body["location"] = strings.ToLower(strings.ReplaceAll(loc, " ", ""))
 		body["properties"] = obj{"provisioningState": "Succeeded"}
 		e.store.put(k, newEntry(typeRG, body))
-		if err := e.saveLocked(); err != nil {
-			return newErr(http.StatusInternalServerError, "InternalServerError", "%v", err)
+		if err := e.persist(map[string]*entry{k: cur}); err != nil {
+			return err
 		}
 		status := http.StatusOK
 		if cur == nil {

@@ -96,7 +96,19 @@ func (e *Emulator) appendRecord(keys []string) error {
 	rec = append(rec, "]}"...)
 	line := journalLine(make([]byte, 0, len(rec)+10), rec)
 	written, err := e.hooks.writeLine(e.journal, line)
-	e.journalSize += int64(written)
+	if err == nil {
+		e.journalSize += int64(written)
+		return nil
+	}
+	// A failed append (ENOSPC, EIO) may leave part of the line: cut it off,
+	// or the next record would follow a torn line and the journal would
+	// load as corrupt.
+	if written > 0 {
+		if terr := e.journal.Truncate(e.journalSize); terr != nil {
+			e.broken = fmt.Errorf("emulator journal ends in a torn record that could not be cut off: %w", terr)
+			return errors.Join(err, e.broken)
+		}
+	}
 	return err
 }
 

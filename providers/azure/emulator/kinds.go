@@ -75,6 +75,8 @@ func newKinds() map[string]*kind {
 				afterPut: mirrorConnectionToPE, afterDel: disconnectPE}}},
 		{armType: "Microsoft.Network/privateEndpoints", lro: lroNRP, prepare: preparePE, onDelete: deletePE, decorate: decoratePE},
 		{armType: "Microsoft.Network/networkInterfaces", readOnly: true},
+		// Public IP prefixes come from seeds: azsvc only reads them.
+		{armType: "Microsoft.Network/publicIPPrefixes", readOnly: true},
 		{armType: "Microsoft.Network/privateDnsZones", lro: lroDNS, etag: bareTag, global: true,
 			prepare: prepareZone, onDelete: deleteZone, decorate: decorateZone, validName: validZoneName},
 		{armType: "Microsoft.Network/privateDnsZones/virtualNetworkLinks", lro: lroDNS, etag: quotedTag, global: true,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 
@@ -142,19 +143,44 @@ func objects(field string, items []any) ([]obj, error) {
 }
 
 // saveLocked persists what changed since the last call: one journal record,
-// and a compaction when the journal has grown past its threshold.
+// and a compaction when the journal has grown past its threshold. An error
+// means the record is not in the journal: the caller undoes the change. A
+// failed compaction is not one: the record is, and Close compacts again.
 func (e *Emulator) saveLocked() error {
 	keys := e.store.takeChanged()
 	if e.opts.StatePath == "" || len(keys) == 0 {
 		return nil
 	}
+	if e.broken != nil {
+		return fmt.Errorf("save emulator state %s: %w", e.opts.StatePath, e.broken)
+	}
 	if err := e.appendRecord(keys); err != nil {
 		return fmt.Errorf("save emulator state %s: %w", e.opts.StatePath, err)
 	}
 	if e.journalSize > max(e.compactMin, compactRatio*e.snapshotSize) {
-		return e.compact()
+		_ = e.compact()
 	}
 	return nil
+}
+
+// persist saves the change the store just made to the keys of prior,
+// which holds their entries before it (nil for an absent key). When the
+// save fails the change is undone, so the emulator holds what its files
+// hold and what the failed request's client was told: nothing changed.
+func (e *Emulator) persist(prior map[string]*entry) *armError {
+	err := e.saveLocked()
+	if err == nil {
+		return nil
+	}
+	for k, en := range prior {
+		if en == nil {
+			e.store.remove(k)
+		} else {
+			e.store.put(k, en)
+		}
+	}
+	e.store.takeChanged()
+	return newErr(http.StatusInternalServerError, "InternalServerError", "%v", err)
 }
 
 // compact writes the whole state as a new snapshot and drops the journal.

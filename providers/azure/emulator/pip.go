@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"net/http"
+	"net/netip"
 	"strings"
 )
 
@@ -47,8 +48,13 @@ func preparePIP(c *writeCtx) *armError {
 		p["ddosSettings"] = obj{"protectionMode": "VirtualNetworkInherited"}
 	}
 	ip := getStr(getObj(c.old, "properties"), "ipAddress")
-	if ip == "" || !strings.EqualFold(getStr(getObj(c.old, "properties"), "publicIPAddressVersion"), version) {
-		ip = c.t.publicAddress(version == "IPv6")
+	oldPrefix := refID(getObj(c.old, "properties"), "publicIPPrefix")
+	if ip == "" || !strings.EqualFold(getStr(getObj(c.old, "properties"), "publicIPAddressVersion"), version) ||
+		!strings.EqualFold(oldPrefix, refID(p, "publicIPPrefix")) {
+		var err *armError
+		if ip, err = c.pipAddress(p, version == "IPv6"); err != nil {
+			return err
+		}
 	}
 	if ip == "" {
 		return newErr(http.StatusBadRequest, "PublicIPCountLimitReached", "No public IP address is left to allocate for %s.", c.id)
@@ -73,4 +79,39 @@ func deletePIP(c *writeCtx) *armError {
 			c.id, ed.source)
 	}
 	return nil
+}
+
+// pipAddress allocates a new public IP's address: from its public IP
+// prefix when it names one, which must exist, else from the emulator's
+// public ranges.
+func (c *writeCtx) pipAddress(p obj, v6 bool) (string, *armError) {
+	prefixID := refID(p, "publicIPPrefix")
+	if prefixID == "" {
+		return c.t.publicAddress(v6), nil
+	}
+	prefix := c.t.getID(prefixID)
+	if prefix == nil {
+		// The code ARM gave for a public IP created from a prefix that is not
+		// there (Azure/azure-cli#24377); its status is assumed to be the 404
+		// ResourceNotFound has elsewhere.
+		name, rg := prefixID, ""
+		if a, ok := parseAddress(prefixID); ok {
+			name, rg = a.name(), a.rg
+		}
+		return "", newErr(http.StatusNotFound, "ResourceNotFound",
+			"The Resource 'Microsoft.Network/publicIPPrefixes/%s' under resource group '%s' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix",
+			name, rg)
+	}
+	// The two codes below are the emulator's own (no ARM source found).
+	pfx, err := netip.ParsePrefix(getStr(getObj(prefix, "properties"), "ipPrefix"))
+	if err != nil || pfx.Addr().Is6() != v6 {
+		return "", badRequest("PublicIPPrefixVersionMismatch", "Public IP %s cannot be created from public IP prefix %s: its ipPrefix %q is not an %s range.",
+			c.id, prefixID, getStr(getObj(prefix, "properties"), "ipPrefix"), map[bool]string{false: "IPv4", true: "IPv6"}[v6])
+	}
+	for a := pfx.Masked().Addr(); pfx.Contains(a); a = a.Next() {
+		if _, used := c.t.s.public[a.String()]; !used {
+			return a.String(), nil
+		}
+	}
+	return "", badRequest("PublicIPPrefixAllIpsAllocated", "Every address of public IP prefix %s (%s) is allocated.", prefixID, pfx)
 }

@@ -138,11 +138,12 @@ func (e *Emulator) write(c *writeCtx) *armError {
 }
 
 func (e *Emulator) commit(t *tx) *armError {
-	t.commit()
-	if err := e.saveLocked(); err != nil {
-		return newErr(http.StatusInternalServerError, "InternalServerError", "%v", err)
+	prior := make(map[string]*entry, len(t.order))
+	for _, k := range t.order {
+		prior[k] = e.store.get(k)
 	}
-	return nil
+	t.commit()
+	return e.persist(prior)
 }
 
 func (e *Emulator) startOp(rk string, style lroStyle, failOp bool) *operation {

@@ -63,7 +63,11 @@ func (e *Emulator) seedOne(body obj, raw []byte) error {
 		body["etag"] = k.etag(&tx{etag: weakETag()})
 		completed = true
 	}
-	if fillSeededChildIDs(id, body) {
+	childEtag := ""
+	if raw == nil { // a seed, not the emulator's own state: complete it as ARM would show it
+		childEtag = getStr(body, "etag")
+	}
+	if fillSeededChildIDs(id, body, childEtag) {
 		completed = true
 	}
 	if completed || raw == nil || bytes.ContainsAny(raw, "\r\n") {
@@ -77,10 +81,11 @@ func (e *Emulator) seedOne(body obj, raw []byte) error {
 }
 
 // fillSeededChildIDs gives named inline children (subnets, frontends,
-// security rules, ...) the ID ARM would show, when a hand-written seed
-// body leaves it out: every ARM client expects a child's id. It reports
-// whether it filled any.
-func fillSeededChildIDs(id string, body obj) bool {
+// security rules, ...) the ID and etag ARM would show (the etag of their
+// parent's last write), when a hand-written seed body leaves them out:
+// every ARM client expects a child's id, and a write of a child carries its
+// etag as If-Match. It reports whether it filled any.
+func fillSeededChildIDs(id string, body obj, etag string) bool {
 	filled := false
 	for prop, v := range props(body) {
 		items, ok := v.([]any)
@@ -89,11 +94,17 @@ func fillSeededChildIDs(id string, body obj) bool {
 		}
 		for _, item := range items {
 			child, ok := item.(obj)
-			if !ok || getStr(child, "id") != "" || getStr(child, "name") == "" {
+			if !ok || getStr(child, "name") == "" {
 				continue
 			}
-			child["id"] = id + "/" + prop + "/" + getStr(child, "name")
-			filled = true
+			if getStr(child, "id") == "" {
+				child["id"] = id + "/" + prop + "/" + getStr(child, "name")
+				filled = true
+			}
+			if getStr(child, "etag") == "" && etag != "" {
+				child["etag"] = etag
+				filled = true
+			}
 		}
 	}
 	return filled
@@ -116,7 +127,10 @@ func (e *Emulator) putRG(a *address, location string, body obj) {
 // EnsureBaseline creates what the cluster configuration says exists when it
 // is missing: the resource group, the NSG, and the VNet with its subnets
 // (name → CIDR), each subnet associated with the NSG as on an AKS cluster.
-// Existing resources are left as they are, apart from adding missing subnets.
+// Existing resources are left as they are, apart from adding missing
+// subnets. A missing subnet gets its CIDR when no subnet of the VNet
+// overlaps it, else (or for "") the first /24 of the VNet's address space
+// that none does.
 func (e *Emulator) EnsureBaseline(sub, rg, location, vnet, vnetCIDR string, subnets map[string]string, nsg string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -154,8 +168,12 @@ func (e *Emulator) EnsureBaseline(sub, rg, location, vnet, vnetCIDR string, subn
 		if findChild(body, "subnets", n) != nil {
 			continue
 		}
+		cidr, err := freeSubnetPrefix(strList(getObj(p, "addressSpace"), "addressPrefixes"), items, subnets[n])
+		if err != nil {
+			return fmt.Errorf("ensure baseline subnet %s of %s: %w", n, vnet, err)
+		}
 		added = true
-		sp := obj{"addressPrefix": subnets[n]}
+		sp := obj{"addressPrefix": cidr}
 		if nsgID != "" {
 			sp["networkSecurityGroup"] = ref(nsgID)
 		}

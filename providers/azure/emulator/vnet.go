@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 )
 
@@ -110,4 +112,44 @@ func deleteVNet(c *writeCtx) *armError {
 		return inUseSubnet(a.name(), ed.source)
 	}
 	return nil
+}
+
+// freeSubnetPrefix is want when no subnet overlaps it, else (or for "")
+// the first /24 of space that no subnet overlaps.
+func freeSubnetPrefix(space []string, subnets []obj, want string) (string, error) {
+	var used []netip.Prefix
+	for _, sn := range subnets {
+		sp := getObj(sn, "properties")
+		for _, s := range append(strList(sp, "addressPrefixes"), getStr(sp, "addressPrefix")) {
+			if pfx, err := netip.ParsePrefix(s); err == nil {
+				used = append(used, pfx.Masked())
+			}
+		}
+	}
+	free := func(p netip.Prefix) bool {
+		return !slices.ContainsFunc(used, p.Overlaps)
+	}
+	if p, err := netip.ParsePrefix(want); err == nil && free(p.Masked()) {
+		return p.Masked().String(), nil
+	}
+	for _, s := range space {
+		sp, err := netip.ParsePrefix(s)
+		if err != nil || !sp.Addr().Is4() || sp.Bits() > 24 {
+			continue
+		}
+		for p := netip.PrefixFrom(sp.Masked().Addr(), 24); sp.Contains(p.Addr()); p = next24(p) {
+			if free(p) {
+				return p.String(), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("no free /24 left in address space %s", strings.Join(space, ", "))
+}
+
+// next24 is the /24 after p; its address wraps to 0.0.0.0 past the end.
+func next24(p netip.Prefix) netip.Prefix {
+	b := p.Addr().As4()
+	n := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8
+	n += 1 << 8
+	return netip.PrefixFrom(netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), 0}), 24)
 }

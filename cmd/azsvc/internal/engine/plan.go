@@ -37,14 +37,15 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 	}
 	adoptUIDs(in, observed)
 	p, res, err := PlanAgainst(in.Desired, observed, in.Scope)
-	if err != nil {
-		return nil, nil, err
+	if p != nil { // also a plan ARM would refuse: the renderers list why
+		p.Adopted = in.Adopted
 	}
-	p.Adopted = in.Adopted
-	return p, res, nil
+	return p, res, err
 }
 
-// PlanAgainst plans desired against an observed state already read.
+// PlanAgainst plans desired against an observed state already read. When
+// ARM would refuse the plan, it returns the plan and an error wrapping
+// preflight.ErrRefused.
 func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.Resolved, error) {
 	res, err := resolve.Resolve(desired, observed, scope)
 	if err != nil {
@@ -59,10 +60,9 @@ func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *
 		return nil, nil, err
 	}
 	p.Unfocused = changes.Unfocused()
-	if p.Limits, err = preflight.Check(p, res.Observed); err != nil {
-		return nil, nil, err
-	}
-	return p, res, nil
+	// A plan ARM would refuse comes back with the error wrapping
+	// preflight.ErrRefused: p.Refused says why, for the renderers.
+	return p, res, preflight.Check(p, res.Observed)
 }
 
 // InputHashes maps every input file to the SHA-256 of its bytes, and a live

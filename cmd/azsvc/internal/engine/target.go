@@ -3,11 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
@@ -42,7 +39,7 @@ func (t *Target) Close() error {
 
 // OpenTarget opens the target TargetRule picks (ChooseTarget): Azure, an
 // ARM endpoint, or the embedded emulator persisted at s.StatePath, seeded
-// with the cluster's resource group, VNet, subnets and NSG when they are
+// with the cluster's resource group, VNet, subnet and NSG when they are
 // missing. Only the embedded emulator opens the state file.
 func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 	if s.Emulator != nil { // tests only: one in-process ARM for several runs
@@ -174,21 +171,27 @@ func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Ta
 	return &Target{Provider: p, Emulator: emu, Read: ReadScopeOf(in)}, nil
 }
 
-// SeedBaseline creates what an AKS cluster already has and the Services
-// assume, when missing: the resource group, VNet, subnets and NSG, and the
-// resource groups the Services name (PIP and PLS groups exist in any real
-// subscription they work in). `azsvc emulator serve --config` seeds the
-// same.
+// SeedBaseline creates what an AKS cluster already has, when missing: the
+// resource group, the VNet with the cluster's subnet (azure.json
+// subnetName) and the NSG, and the resource groups the Services name (PIP
+// and PLS groups exist in any real subscription they work in). It never
+// creates a subnet because a Service names it: like CCM, azsvc blocks a
+// Service whose subnet does not exist (a typo must not apply on the
+// emulator and fail on Azure), so scenarios that need more subnets seed
+// them (examples/emulator-seed.json). `azsvc emulator serve --config`
+// seeds the same.
 func SeedBaseline(emu *emulator.Emulator, in *Inputs) error {
 	cfg := in.Config
 	sub := cfg.SubscriptionForIDs()
-	read := ReadScopeOf(in)
+	var subnets map[string]string
+	if cfg.SubnetName != "" {
+		subnets = map[string]string{cfg.SubnetName: baselineNodeSubnet}
+	}
 	if err := emu.EnsureBaseline(sub, cfg.ResourceGroup, cfg.Location, cfg.VnetName, baselineVNetCIDR,
-		baselineSubnets(cfg, read), cfg.SecurityGroupName); err != nil {
+		subnets, cfg.SecurityGroupName); err != nil {
 		return fmt.Errorf("seed the local emulator: %w", err)
 	}
-	// The resource groups Services name (PIP and PLS groups) exist in any
-	// real subscription they work in; create the missing ones here.
+	read := ReadScopeOf(in)
 	for _, g := range read.AllGroups(sub) {
 		if err := emu.EnsureBaseline(g.Subscription, g.Name, cfg.Location, "", "", nil, ""); err != nil {
 			return fmt.Errorf("seed the local emulator: %w", err)
@@ -197,40 +200,13 @@ func SeedBaseline(emu *emulator.Emulator, in *Inputs) error {
 	return nil
 }
 
-// The emulator's VNet: the cluster subnet takes the first /16, every other
-// subnet the desired state places something in gets the next /24 of
-// 10.225.0.0/16 in name order. Matches AKS's default node subnet layout
-// closely enough for planning.
+// The emulator's VNet, and the cluster subnet in its first /16 (a /24 the
+// VNet's other subnets leave free when they overlap it). Matches AKS's
+// default node subnet layout closely enough for planning.
 const (
 	baselineVNetCIDR   = "10.224.0.0/12"
 	baselineNodeSubnet = "10.224.0.0/16"
 )
-
-func baselineSubnets(cfg *cluster.Config, read plan.ReadScope) map[string]string {
-	names := map[string]bool{}
-	for _, id := range read.Subnets {
-		// Only the cluster VNet is the cluster's: a private endpoint's
-		// subnet in a guest VNet exists before azsvc runs, like that VNet.
-		if !strings.EqualFold(id.Names[0], cfg.VnetName) || !strings.EqualFold(id.Subscription, cfg.SubscriptionForIDs()) {
-			continue
-		}
-		if n := id.Name(); n != "" && n != cfg.SubnetName {
-			names[n] = true
-		}
-	}
-	others := slices.Sorted(maps.Keys(names))
-	subnets := map[string]string{}
-	if cfg.SubnetName != "" {
-		subnets[cfg.SubnetName] = baselineNodeSubnet
-	}
-	for i, n := range others {
-		if i > 255 {
-			break
-		}
-		subnets[n] = fmt.Sprintf("10.225.%d.0/24", i)
-	}
-	return subnets
-}
 
 // ReadScopeOf is what a plan of in reads: a function of the inputs,
 // derived in the core (resolve.ReadScope).
