@@ -11,8 +11,8 @@ import (
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/planfile"
-	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/preflight"
+	"github.com/azsvc/azsvc/plan/quote"
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/render/planview"
 )
