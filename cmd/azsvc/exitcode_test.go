@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -152,5 +153,25 @@ func TestExitCodeOfErrors(t *testing.T) {
 		if got := exitCode(context.Background(), tt.err); got != tt.want {
 			t.Errorf("%s: exit %d, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// Values that would reach ARM IDs or URLs are checked before anything is
+// read: a subscription that is not a GUID, an endpoint carrying a password.
+func TestTargetValuesAreChecked(t *testing.T) {
+	c := newCLI(t)
+	res := c.run(exampleArgs(c, "public-basic", "plan", "--subscription", "../../x")...)
+	if res.code != exitUsage || !strings.Contains(res.stderr, "is not a subscription ID") {
+		t.Errorf("--subscription ../../x: exit %d\n%s", res.code, res.stderr)
+	}
+	res = c.run("--settings", "../../examples/azsvc.yaml", "plan", "-f", "../../examples/public-basic", "--target", "auto",
+		"--arm-endpoint", "http://user:s3cretpw@127.0.0.1:1", "--arm-token", "t")
+	if res.code != exitUsage || strings.Contains(res.stderr, "s3cretpw") || !strings.Contains(res.stderr, "user info") {
+		t.Errorf("--arm-endpoint with a password: exit %d\n%s", res.code, res.stderr)
+	}
+	saved := filepath.Join(c.dir, "x.json")
+	res = c.run(exampleArgs(c, "invalid", "plan", "--out", saved)...)
+	if res.code != exitInvalid || !strings.Contains(res.stderr, "Not saved to "+saved) {
+		t.Errorf("plan --out with errors: exit %d\n%s", res.code, res.stderr)
 	}
 }

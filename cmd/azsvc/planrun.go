@@ -43,6 +43,9 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		view.Since = opts.Since
 	}
 	md := planview.MarkdownOptions{RunURL: ciRunURL(os.LookupEnv)}
+	if opts.Out != "" && (in.HasErrors() || refused != nil) {
+		fmt.Fprintf(opts.IO.ErrOut, "Not saved to %s: a plan with errors cannot be applied. Fix them and plan again.\n", opts.Out)
+	}
 	if opts.Out != "" && !in.HasErrors() && refused == nil {
 		saved, err := engine.Save(opts.Out, p, res, in, tg, view.Since)
 		if err != nil {

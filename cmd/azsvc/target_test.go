@@ -103,7 +103,7 @@ func TestTargetSelectionErrors(t *testing.T) {
 	}{
 		{"unknown target", []string{"--target", "cloud"}, nil, `--target "cloud": want auto, azure or emulator`},
 		{"azure without a subscription", []string{"--target", "azure"}, nil, "--target azure needs a subscription"},
-		{"two targets on the command line", []string{"--target", "azure", "--subscription", "s", "--state", "x.json"}, nil, "choose different targets"},
+		{"two targets on the command line", []string{"--target", "azure", "--subscription", "11111111-2222-3333-4444-555555555555", "--state", "x.json"}, nil, "choose different targets"},
 		{"endpoint without a token", []string{"--arm-endpoint", "http://127.0.0.1:1"}, nil, "needs --arm-token"},
 		{"token without an endpoint", nil, map[string]string{"AZSVC_ARM_TOKEN": "s3cret"}, "--arm-token (env AZSVC_ARM_TOKEN) is only sent to an --arm-endpoint"},
 		{"endpoint off loopback in clear text", []string{"--arm-endpoint", "http://arm.example.com", "--arm-token", "t"}, nil, "must use https"},

@@ -109,17 +109,43 @@ func (a *Auth) check() error {
 	return nil
 }
 
-// checkEndpoint accepts an https URL, or plain http to a loopback address:
-// the bearer token must not cross a network in clear text.
+// checkEndpoint is CheckEndpoint for an azure.json key.
 func checkEndpoint(key, raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return fmt.Errorf("%q: %q is not an http(s) URL", key, raw)
-	}
-	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
-		return fmt.Errorf("%q: %q must use https (plain http only to a loopback address)", key, raw)
+	if err := CheckEndpoint(raw); err != nil {
+		return fmt.Errorf("%q: %w", key, err)
 	}
 	return nil
+}
+
+// CheckEndpoint accepts an ARM endpoint: an https URL, or plain http to a
+// loopback address (the bearer token must not cross a network in clear
+// text), with no user info (a password would be printed in the plan's
+// target and saved plans), query or fragment (request paths are appended
+// to it).
+func CheckEndpoint(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return fmt.Errorf("%q is not an http(s) URL", redactedURL(raw))
+	}
+	switch {
+	case u.User != nil:
+		return fmt.Errorf("%q carries user info: pass the token with --arm-token (or AZSVC_ARM_TOKEN), never in the URL", u.Redacted())
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return fmt.Errorf("%q has a query or fragment: give the endpoint's base URL only", raw)
+	case u.Scheme == "http" && !IsLoopbackHost(u.Hostname()):
+		return fmt.Errorf("%q must use https (plain http only to a loopback address)", raw)
+	}
+	return nil
+}
+
+// redactedURL hides a password in a URL that does not parse.
+func redactedURL(raw string) string {
+	if i := strings.Index(raw, "@"); i >= 0 {
+		if j := strings.Index(raw, "://"); j >= 0 && j < i {
+			return raw[:j+3] + "xxxxx" + raw[i:]
+		}
+	}
+	return raw
 }
 
 // IsLoopbackHost reports whether host (no port) names this machine:

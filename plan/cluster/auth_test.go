@@ -120,3 +120,29 @@ func TestIsLoopbackHost(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckEndpoint(t *testing.T) {
+	for _, tt := range []struct {
+		raw, wantErr string
+	}{
+		{"https://management.example.com", ""},
+		{"http://127.0.0.1:8443", ""},
+		{"http://[::1]:8443/", ""},
+		{"http://10.0.0.1:8443", "must use https"},
+		{"https://user:s3cretpw@arm.example.com", "user info"},
+		{"https://arm.example.com/?api=1", "query or fragment"},
+		{"https://arm.example.com/#frag", "query or fragment"},
+		{"ftp://arm.example.com", "not an http(s) URL"},
+		{"https://user:s3cretpw@%zz", "not an http(s) URL"},
+	} {
+		err := CheckEndpoint(tt.raw)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tt.raw, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%s: %v, want %q", tt.raw, err, tt.wantErr)
+		case err != nil && strings.Contains(err.Error(), "s3cretpw"):
+			t.Errorf("%s: the error shows the password: %v", tt.raw, err)
+		}
+	}
+}

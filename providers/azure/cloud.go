@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -120,14 +119,12 @@ func pickMetadata(body []byte, endpoint string) (endpointMetadata, error) {
 	return md, nil
 }
 
-// checkEndpoint refuses to send a token in clear text off this machine.
+// checkEndpoint refuses to send a token in clear text off this machine,
+// and endpoints whose user info, query or fragment would leak or break
+// (cluster.CheckEndpoint).
 func checkEndpoint(endpoint string) error {
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return fmt.Errorf("endpoint %q is not an http(s) URL", endpoint)
-	}
-	if u.Scheme == "http" && !cluster.IsLoopbackHost(u.Hostname()) {
-		return fmt.Errorf("endpoint %q must use https (plain http only to a loopback address)", endpoint)
+	if err := cluster.CheckEndpoint(endpoint); err != nil {
+		return fmt.Errorf("endpoint %w", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -129,7 +130,7 @@ func targetPicks(s Settings) ([]pick, error) {
 		picks = append(picks, pick{KindEmulator, "--state " + s.StatePath, s.origin("state")})
 	}
 	if s.ARMEndpoint != "" {
-		picks = append(picks, pick{KindEndpoint, "--arm-endpoint " + s.ARMEndpoint, s.origin("arm-endpoint")})
+		picks = append(picks, pick{KindEndpoint, "--arm-endpoint " + redacted(s.ARMEndpoint), s.origin("arm-endpoint")})
 	}
 	return picks, nil
 }
@@ -161,4 +162,13 @@ func (s Settings) where(flag string) string {
 		return " (" + w + ")"
 	}
 	return ""
+}
+
+// redacted hides a password in an endpoint URL: messages echo it, and the
+// endpoint check refuses such a URL only after the target is chosen.
+func redacted(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return raw
 }

@@ -203,6 +203,10 @@ func parseConfig(s Settings, data []byte) (*cluster.Config, []string, bool, erro
 	if s.ClusterName != "" {
 		cfg.ClusterName = s.ClusterName
 	}
+	if s.Subscription != "" && !service.IsSubscriptionID(s.Subscription) {
+		return nil, nil, false, targetErrorf("--subscription %q%s is not a subscription ID (a GUID such as 00000000-0000-0000-0000-000000000000)",
+			s.Subscription, s.where("subscription"))
+	}
 	cfg.Subscription = s.Subscription
 	known := cfg.SubscriptionForIDs() != ""
 	if !known {
