@@ -91,6 +91,10 @@ type Step struct {
 	// step, including unowned children exactly as read.
 	Body     *Resource
 	Children []*Resource
+	// ChildKeys are the keys of Children, in the same order, when the
+	// scheduler knows them (nil otherwise): checks over every step of a
+	// 10,000-Service plan need not build them again.
+	ChildKeys []Key
 	// IfMatch is the etag read at plan time; empty for creates.
 	IfMatch string
 	// Changes are the resource changes this write carries, in order.

@@ -112,14 +112,21 @@ func commonPrefixLen(es []Entry) int {
 
 // SortedResources returns the values of m sorted by kind rank, then key.
 func SortedResources(m map[Key]*Resource) []*Resource {
+	out, _ := SortedResourcesAndKeys(m)
+	return out
+}
+
+// SortedResourcesAndKeys is SortedResources with the keys, in the same
+// order.
+func SortedResourcesAndKeys(m map[Key]*Resource) ([]*Resource, []Key) {
 	es := make([]Entry, 0, len(m))
 	for k, r := range m {
 		es = append(es, Entry{Key: k, Rank: r.Kind().Rank(), R: r})
 	}
 	SortEntries(es)
-	out := make([]*Resource, len(es))
+	out, keys := make([]*Resource, len(es)), make([]Key, len(es))
 	for i, e := range es {
-		out[i] = e.R
+		out[i], keys[i] = e.R, e.Key
 	}
-	return out
+	return out, keys
 }

@@ -104,29 +104,29 @@ func (b *lbPicker) selectMultiSLB(info *svcInfo) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	exists := func(name string) bool {
-		if info.internal {
-			name += internalSuffix
-		}
-		return b.exists(name)
+	// The LB names of this Service's kind, built once per Service rather
+	// than per comparison (10,000 Services x every configuration).
+	keys := make([]string, len(eligible))
+	for i, c := range eligible {
+		keys[i] = lbKeyName(c.Name, info.internal)
 	}
-	for _, c := range eligible {
-		if exists(c.Name) && b.ruleCount[lbKeyName(c.Name, info.internal)] == 0 {
+	for i, c := range eligible {
+		if b.exists(keys[i]) && b.ruleCount[keys[i]] == 0 {
 			return c.Name, true
 		}
 	}
-	for _, c := range eligible {
-		if !exists(c.Name) {
+	for i, c := range eligible {
+		if !b.exists(keys[i]) {
 			return c.Name, true
 		}
 	}
-	best := eligible[0].Name
-	for _, c := range eligible[1:] {
-		if b.ruleCount[lbKeyName(c.Name, info.internal)] < b.ruleCount[lbKeyName(best, info.internal)] {
-			best = c.Name
+	best := 0
+	for i := range eligible[1:] {
+		if b.ruleCount[keys[i+1]] < b.ruleCount[keys[best]] {
+			best = i + 1
 		}
 	}
-	return best, true
+	return eligible[best].Name, true
 }
 
 func lbKeyName(name string, internal bool) string {
@@ -136,15 +136,16 @@ func lbKeyName(name string, internal bool) string {
 	return name
 }
 
-func (b *lbPicker) eligibleConfigs(info *svcInfo) ([]cluster.MultiSLBConfig, bool) {
+func (b *lbPicker) eligibleConfigs(info *svcInfo) ([]*cluster.MultiSLBConfig, bool) {
 	s := info.svc
 	names := s.LoadBalancerConfigurations()
 	want := make(map[string]bool, len(names))
 	for _, n := range names {
 		want[n] = true
 	}
-	var matched, plain []cluster.MultiSLBConfig
-	for _, c := range b.cfg.MultipleStandardLoadBalancerConfigurations {
+	var matched, plain []*cluster.MultiSLBConfig
+	for i := range b.cfg.MultipleStandardLoadBalancerConfigurations {
+		c := &b.cfg.MultipleStandardLoadBalancerConfigurations[i]
 		if len(want) > 0 && !want[strings.ToLower(c.Name)] || c.AllowServicePlacement != nil && !*c.AllowServicePlacement {
 			continue
 		}

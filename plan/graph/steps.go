@@ -77,7 +77,7 @@ func (w *writer) write(ops []op) error {
 		return fmt.Errorf("cannot write children of %s: the parent is neither observed nor desired", first.group.Address())
 	}
 	st.Op, st.Target, st.Body = plan.OpPut, ps.body.ID, ps.body
-	st.Children = plan.SortedResources(ps.kids)
+	st.Children, st.ChildKeys = plan.SortedResourcesAndKeys(ps.kids)
 	w.steps = append(w.steps, st)
 	return nil
 }
@@ -133,13 +133,19 @@ func dropChildrenOfFrontendlessLBs(steps []*plan.Step) {
 		if st.Op != plan.OpPut || st.Target.Kind != plan.KindLoadBalancer || lastPut[st.Target.Key()] == i || hasFrontend(st.Children) {
 			continue
 		}
-		kept := st.Children[:0:0]
-		for _, c := range st.Children {
+		kept, keys := st.Children[:0:0], st.ChildKeys[:0:0]
+		for j, c := range st.Children {
 			if !frontendOnlyKids[c.Kind()] {
 				kept = append(kept, c)
+				if st.ChildKeys != nil {
+					keys = append(keys, st.ChildKeys[j])
+				}
 			}
 		}
-		st.Children = kept
+		st.Children, st.ChildKeys = kept, nil
+		if len(keys) == len(kept) {
+			st.ChildKeys = keys
+		}
 	}
 }
 

@@ -62,8 +62,12 @@ func (w refWorld) apply(st *plan.Step) {
 		return
 	}
 	kept := make(map[plan.Key]bool, len(st.Children))
-	for _, c := range st.Children {
-		kept[c.Key()] = true
+	for i, c := range st.Children {
+		if len(st.ChildKeys) == len(st.Children) {
+			kept[st.ChildKeys[i]] = true
+		} else {
+			kept[c.Key()] = true
+		}
 	}
 	if rewritten {
 		w.dropPut(k, kept)
