@@ -113,15 +113,16 @@ func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*pla
 		refuse: func(d []service.Diagnostic) { b.diags = append(b.diags, d...) }}
 	seen := make(map[string]bool, len(svcs))
 	for _, s := range sortedServices(svcs) {
-		if !wantsLoadBalancer(s) || seen[s.Key()] || opts.Refused[s.Key()] {
+		key := s.Key()
+		if !wantsLoadBalancer(s) || seen[key] || opts.Refused[key] {
 			continue
 		}
-		seen[s.Key()] = true
+		seen[key] = true
 		if gaps := s.PlanningGaps(cfg.SharedProbe()); len(gaps) > 0 {
 			b.diags = append(b.diags, gaps...)
 			continue
 		}
-		info, diags := analyze(s, cfg, opts.Prefixes[s.Key()])
+		info, diags := analyze(s, cfg, opts.Prefixes[key])
 		if len(diags) > 0 {
 			b.diags = append(b.diags, diags...)
 			continue
