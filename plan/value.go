@@ -171,3 +171,15 @@ func HasMarker(v any) bool {
 	}
 	return false
 }
+
+// AllScalars reports whether no element of l is a map or a list: such a
+// list is compared, and shown, as a set of members.
+func AllScalars(l []any) bool {
+	for _, v := range l {
+		switch v.(type) {
+		case map[string]any, []any:
+			return false
+		}
+	}
+	return true
+}

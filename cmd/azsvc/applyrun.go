@@ -79,11 +79,7 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 // for on a terminal like a fresh one, and without a terminal it needs
 // --auto-approve (exit 64), which is stricter than Terraform on purpose.
 func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
-	loaded, err := interruptible(ctx, func() (savedPlan, error) {
-		saved, p, err := engine.LoadSaved(opts.PlanFile)
-		return savedPlan{saved, p}, err
-	})
-	saved, p := loaded.file, loaded.plan
+	saved, p, err := loadSaved(ctx, opts.PlanFile)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/planfile"
 )
@@ -29,8 +30,16 @@ func interruptible[T any](ctx context.Context, read func() (T, error)) (T, error
 	}
 }
 
-// savedPlan is a saved plan as read, and the plan it holds.
-type savedPlan struct {
-	file *planfile.Plan
-	plan *plan.Plan
+// loadSaved reads a saved plan (engine.LoadSaved), giving up on Ctrl-C:
+// the path may be a FIFO nobody writes.
+func loadSaved(ctx context.Context, path string) (*planfile.Plan, *plan.Plan, error) {
+	type saved struct {
+		file *planfile.Plan
+		plan *plan.Plan
+	}
+	s, err := interruptible(ctx, func() (saved, error) {
+		file, p, err := engine.LoadSaved(path)
+		return saved{file, p}, err
+	})
+	return s.file, s.plan, err
 }

@@ -50,11 +50,7 @@ plan also goes to the summary file, as with plan).`,
 // runShow renders a saved plan from the file alone: the recorded
 // manifests and configuration give the header and the findings.
 func runShow(ctx context.Context, opts *showOptions) error {
-	loaded, err := interruptible(ctx, func() (savedPlan, error) {
-		saved, p, err := engine.LoadSaved(opts.PlanFile)
-		return savedPlan{saved, p}, err
-	})
-	saved, p := loaded.file, loaded.plan
+	saved, p, err := loadSaved(ctx, opts.PlanFile)
 	if err != nil {
 		return err
 	}

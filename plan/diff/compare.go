@@ -136,7 +136,7 @@ func equalList(key string, want []any, got any) bool {
 	if len(want) != len(g) {
 		return false
 	}
-	if allScalars(want) && allScalars(g) {
+	if plan.AllScalars(want) && plan.AllScalars(g) {
 		// Lists of strings (ports, prefixes, zones) are sets to ARM.
 		ws, gs := scalarStrings(key, want), scalarStrings(key, g)
 		for i := range ws {
@@ -150,16 +150,6 @@ func equalList(key string, want []any, got any) bool {
 		var diffs []plan.AttributeChange
 		compareValue(nil, key, want[i], g[i], &diffs)
 		if len(diffs) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func allScalars(l []any) bool {
-	for _, v := range l {
-		switch v.(type) {
-		case map[string]any, []any:
 			return false
 		}
 	}

@@ -166,26 +166,12 @@ func (o *Owners) ServiceOfName(name string) (svc string, ccmShaped bool) {
 	if s, ok := o.byPrefix[token]; ok {
 		return s, true
 	}
-	if len(token) > 32 {
-		if s, ok := o.byPrefix[token[:32]]; ok {
+	if len(token) > plan.UIDPrefixLen {
+		if s, ok := o.byPrefix[token[:plan.UIDPrefixLen]]; ok {
 			return s, true
 		}
 	}
-	return "", isCCMPrefix(token)
-}
-
-// isCCMPrefix reports whether token looks like a prefix CCM derives from a
-// Service UID: "a" and 31 hex digits (ccm-semantics §2.1).
-func isCCMPrefix(token string) bool {
-	if len(token) < 32 || token[0] != 'a' {
-		return false
-	}
-	for _, c := range token[1:32] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return "", plan.IsUIDPrefix(token)
 }
 
 func (o *Owners) lbChild(r *plan.Resource) Ownership {

@@ -24,8 +24,8 @@ func (r *resolver) outsideServices(res *plan.Resource, own Ownership) []string {
 		r.prefixOwners = r.taggedPrefixes()
 	}
 	token, _, _ := strings.Cut(strings.ToLower(res.Name()), "-")
-	if len(token) > 32 {
-		token = token[:32]
+	if len(token) > plan.UIDPrefixLen {
+		token = token[:plan.UIDPrefixLen]
 	}
 	if s, ok := r.prefixOwners[token]; ok {
 		return []string{s}
@@ -47,10 +47,10 @@ func (r *resolver) taggedPrefixes() map[string]string {
 			return
 		}
 		for _, token := range strings.Split(strings.ToLower(name), "-") {
-			if len(token) < 32 || token[0] != 'a' {
+			if !plan.IsUIDPrefix(token) {
 				continue
 			}
-			p := token[:32]
+			p := token[:plan.UIDPrefixLen]
 			if s, seen := out[p]; seen && s != services[0] {
 				ambiguous[p] = true
 			}

@@ -373,7 +373,7 @@ func rulePort(r *plan.Resource) string {
 // in this plan: its Service is in scope, or it is CCM's and pruned.
 func dropped(name string, scope plan.Scope) bool {
 	token, _, _ := strings.Cut(strings.ToLower(name), "-")
-	return ownerInScope(name, scope) != "" || scope.Prune && isCCMPrefix(token)
+	return ownerInScope(name, scope) != "" || scope.Prune && plan.IsUIDPrefix(token)
 }
 
 // ownerInScope is the in-scope Service whose prefix starts name, or "".

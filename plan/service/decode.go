@@ -297,6 +297,16 @@ func (d *decoder) decodeError(c chunk, obj *yaml.Node, err error) {
 	d.fieldErrorAt(c, te.node, CodeWrongType, field, fmt.Sprintf("%s: expected %s, got %s", field, te.want, got), typeHint(te.want))
 }
 
+// childPath is the path of key under the mapping at: keys of the maps
+// whose keys are data (annotations, labels, selector) are quoted whole,
+// since they hold dots and slashes (see Service.positions).
+func childPath(at, key string) string {
+	if at == "metadata.annotations" || at == "metadata.labels" || at == "spec.selector" {
+		return at + "[" + strconv.Quote(key) + "]"
+	}
+	return join(at, key)
+}
+
 // pathTo is the field path of target inside n (see Service.positions).
 func pathTo(n, target *yaml.Node, at string) string {
 	if n == target {
@@ -304,12 +314,8 @@ func pathTo(n, target *yaml.Node, at string) string {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		quoted := at == "metadata.annotations" || at == "metadata.labels" || at == "spec.selector"
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			child := join(at, n.Content[i].Value)
-			if quoted {
-				child = at + "[" + strconv.Quote(n.Content[i].Value) + "]"
-			}
+			child := childPath(at, n.Content[i].Value)
 			if p := pathTo(n.Content[i+1], target, child); p != "" {
 				return p
 			}

@@ -83,12 +83,8 @@ func earlierKey(m *yaml.Node, i int, seen map[string]*yaml.Node) *yaml.Node {
 func keyPaths(n *yaml.Node, at string, paths map[*yaml.Node]string) {
 	switch n.Kind {
 	case yaml.MappingNode:
-		quoted := at == "metadata.annotations" || at == "metadata.labels" || at == "spec.selector"
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			child := join(at, n.Content[i].Value)
-			if quoted {
-				child = at + "[" + strconv.Quote(n.Content[i].Value) + "]"
-			}
+			child := childPath(at, n.Content[i].Value)
 			if _, want := paths[n.Content[i]]; want {
 				paths[n.Content[i]] = child
 			}

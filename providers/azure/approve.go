@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 )
 
 // approveConnection writes a private endpoint connection's state on the
@@ -44,15 +42,7 @@ func (w *writer) approveConnection(ctx context.Context, body []byte) (map[string
 		return nil, fmt.Errorf("%s: encode the connection: %w", w.op, err)
 	}
 	target := w.c.url(conns+"/"+url.PathEscape(str(conn["name"])), networkAPIVersion)
-	resp, err := w.c.do(w.firstRequest(ctx), http.MethodPut, target, out, http.StatusOK)
-	if err != nil {
-		return nil, wrapError(w.op, err, false)
-	}
-	raw, err := runtime.Payload(resp)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", w.op, err)
-	}
-	return decodeObject(raw)
+	return w.syncPut(ctx, target, out, http.StatusOK)
 }
 
 // connectionOf finds the connection of the private endpoint peID in the

@@ -89,15 +89,7 @@ func (w *writer) put(ctx context.Context, body []byte) (map[string]any, error) {
 		return w.approveConnection(ctx, body)
 	case plan.KindARecord:
 		// Record set PUTs are synchronous (arm-rules §3.1).
-		resp, err := w.c.do(w.firstRequest(ctx), http.MethodPut, w.url(), body, http.StatusOK, http.StatusCreated)
-		if err != nil {
-			return nil, wrapError(w.op, err, false)
-		}
-		raw, err := runtime.Payload(resp)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", w.op, err)
-		}
-		return decodeObject(raw)
+		return w.syncPut(ctx, w.url(), body, http.StatusOK, http.StatusCreated)
 	default:
 		return nil, fmt.Errorf("%s: a %s is written inside its parent, not on its own", w.op, w.id.Kind)
 	}
@@ -116,6 +108,20 @@ func (w *writer) put(ctx context.Context, body []byte) (map[string]any, error) {
 		return w.expandPrivateEndpoint(ctx, m)
 	}
 	return m, nil
+}
+
+// syncPut sends a PUT ARM answers at once, without a long-running
+// operation, and returns the body it answered with.
+func (w *writer) syncPut(ctx context.Context, target string, body []byte, ok ...int) (map[string]any, error) {
+	resp, err := w.c.do(w.firstRequest(ctx), http.MethodPut, target, body, ok...)
+	if err != nil {
+		return nil, wrapError(w.op, err, false)
+	}
+	raw, err := runtime.Payload(resp)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", w.op, err)
+	}
+	return decodeObject(raw)
 }
 
 func (w *writer) url() string { return w.c.url(resourcePath(w.id), apiVersion(w.id.Kind)) }

@@ -250,7 +250,7 @@ func flatten(prefix string, v any, out *[]leaf) {
 			flatten(join(prefix, k), x, out)
 		}
 	case []any:
-		if scalars(t) {
+		if plan.AllScalars(t) {
 			*out = append(*out, leaf{prefix, t})
 			return
 		}
@@ -267,16 +267,6 @@ func join(prefix, k string) string {
 		return k
 	}
 	return prefix + "." + k
-}
-
-func scalars(l []any) bool {
-	for _, v := range l {
-		switch v.(type) {
-		case map[string]any, []any:
-			return false
-		}
-	}
-	return true
 }
 
 func toAny(ss []string) []any {

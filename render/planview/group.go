@@ -113,36 +113,11 @@ func groupOf(c *plan.Change) (groupKind, string) {
 	case len(c.Services) == 1:
 		return groupService, c.Services[0]
 	case len(c.Services) == 0 && c.IsDelete():
-		if prefix := namePrefix(c.ID().Name()); prefix != "" {
+		if prefix := plan.UIDPrefixIn(c.ID().Name()); prefix != "" {
 			return groupUnnamed, prefix
 		}
 	}
 	return groupShared, ""
-}
-
-// namePrefix finds the Service prefix CCM puts in a resource name ("a" and
-// the first 31 hex digits of the Service UID, ccm-semantics §2.1): the
-// first dash-separated token of an LB child's name, a later one of a public
-// IP's (<cluster>-<prefix>) or a PLS's (pls-<prefix>).
-func namePrefix(name string) string {
-	for _, token := range strings.Split(strings.ToLower(name), "-") {
-		if isUIDPrefix(token) {
-			return token[:32]
-		}
-	}
-	return ""
-}
-
-func isUIDPrefix(token string) bool {
-	if len(token) < 32 || token[0] != 'a' {
-		return false
-	}
-	for _, c := range token[1:32] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // serviceLess orders namespace/name keys by namespace, then name, each in

@@ -7,10 +7,8 @@ import (
 	"fmt"
 
 	"github.com/azsvc/azsvc/plan"
-	"github.com/azsvc/azsvc/plan/diff"
-	"github.com/azsvc/azsvc/plan/graph"
+	"github.com/azsvc/azsvc/plan/pipeline"
 	"github.com/azsvc/azsvc/plan/planfile"
-	"github.com/azsvc/azsvc/plan/preflight"
 	"github.com/azsvc/azsvc/plan/resolve"
 )
 
@@ -47,22 +45,7 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 // ARM would refuse the plan, it returns the plan and an error wrapping
 // preflight.ErrRefused.
 func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.Resolved, error) {
-	res, err := resolve.Resolve(desired, observed, scope)
-	if err != nil {
-		return nil, nil, err
-	}
-	changes, err := diff.Diff(res)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := graph.Schedule(changes)
-	if err != nil {
-		return nil, nil, err
-	}
-	p.Unfocused = changes.Unfocused()
-	// A plan ARM would refuse comes back with the error wrapping
-	// preflight.ErrRefused: p.Refused says why, for the renderers.
-	return p, res, preflight.Check(p, res.Observed)
+	return pipeline.Run(desired, observed, scope)
 }
 
 // InputHashes maps every input file to the SHA-256 of its bytes, and a live

@@ -1,0 +1,35 @@
+package plan
+
+import "strings"
+
+// UIDPrefixLen is the length of the prefix CCM names a Service's
+// resources with: "a" and the first 31 hex digits of its UID
+// (cloudprovider.DefaultLoadBalancerName, ccm-semantics §2.1).
+const UIDPrefixLen = 32
+
+// IsUIDPrefix reports whether the lower-case token starts with such a
+// prefix.
+func IsUIDPrefix(token string) bool {
+	if len(token) < UIDPrefixLen || token[0] != 'a' {
+		return false
+	}
+	for _, c := range token[1:UIDPrefixLen] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// UIDPrefixIn finds that prefix among a resource name's dash-separated
+// tokens, lower-cased: the first token of an LB child's name, a later one
+// of a public IP's (<cluster>-<prefix>) or a PLS's (pls-<prefix>). "" when
+// none.
+func UIDPrefixIn(name string) string {
+	for _, token := range strings.Split(strings.ToLower(name), "-") {
+		if IsUIDPrefix(token) {
+			return token[:UIDPrefixLen]
+		}
+	}
+	return ""
+}
