@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/azsvc/azsvc/plan/quote"
+	"github.com/azsvc/azsvc/plan/service/internal/yamlfast"
 )
 
 // chunk is one YAML document of a file; line is the 0-based line of the
@@ -60,6 +61,8 @@ func isSeparator(line []byte) bool {
 // decoder turns the documents of one file into Services.
 type decoder struct {
 	direct *directDecoder
+	fast   yamlfast.Parser
+	v3Only bool // every document through yaml.v3: the reference for tests
 	file   string
 	key    string // namespace/name of the Service being decoded, if known
 	res    docResult
@@ -88,15 +91,34 @@ func (d *decoder) fieldErrorAt(c chunk, n *yaml.Node, code, field, msg, hint str
 	d.res.diags = append(d.res.diags, Diagnostic{Code: code, Severity: severityOf(code), Service: d.key, Pos: pos, Field: field, Message: msg, Hint: hint})
 }
 
-// group decodes consecutive documents with one YAML stream decoder, which
-// costs far less than a parser per document; if any document is malformed
-// it starts over document by document, so that the others are still read
-// and the error is placed in its own document.
+// group decodes consecutive documents. Those in the subset of YAML that
+// yamlfast reads (nearly every manifest) are parsed by it, into the tree
+// yaml.v3 would build; the runs of others go to yaml.v3 (v3Group).
 func (d *decoder) group(file []byte, chunks []chunk) {
-	if len(chunks) == 1 {
+	slow := 0 // the first chunk not read yet
+	for i := 0; i < len(chunks) && !d.v3Only; i++ {
+		if root := d.fast.Parse(chunks[i].data); root != nil {
+			d.v3Group(file, chunks[slow:i])
+			d.root(chunks[i], root)
+			slow = i + 1
+		}
+	}
+	d.v3Group(file, chunks[slow:])
+}
+
+// v3Group decodes consecutive documents with one yaml.v3 stream decoder,
+// which costs far less than a parser per document; if any document is
+// malformed it starts over document by document, so that the others are
+// still read and the error is placed in its own document.
+func (d *decoder) v3Group(file []byte, chunks []chunk) {
+	switch len(chunks) {
+	case 0:
+		return
+	case 1:
 		d.document(chunks[0])
 		return
 	}
+	before := d.res
 	first, last := chunks[0], chunks[len(chunks)-1]
 	dec := yaml.NewDecoder(bytes.NewReader(file[first.offset : last.offset+len(last.data)]))
 	for {
@@ -106,7 +128,7 @@ func (d *decoder) group(file []byte, chunks []chunk) {
 			return
 		}
 		if err != nil {
-			d.res = docResult{}
+			d.res = before
 			for _, c := range chunks {
 				d.document(c)
 			}
