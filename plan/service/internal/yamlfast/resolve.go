@@ -1,6 +1,10 @@
 package yamlfast
 
-import "go.yaml.in/yaml/v3"
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // plainTag is the tag yaml.v3 resolves a plain scalar to. The common cases
 // are decided here as yaml.v3's resolve (resolve.go) decides them: by the
@@ -63,18 +67,28 @@ var numericChars = func() (set [256]bool) {
 }()
 
 // notNumeric reports a string yaml.v3 can only resolve to a string: one
-// with a character outside numericChars, or with a '-' that is neither a
-// sign, an exponent's sign nor part of a timestamp (which starts with four
-// digits and a '-'), such as a Kubernetes UID.
+// with a character outside numericChars, or with a '-' that is not a sign
+// (at the start, after an exponent's 'e', or after the 0b or 0o that
+// yaml.v3 strips before parsing the rest) and not in a timestamp (which
+// starts with four digits and a '-'): a Kubernetes UID, say. yaml.v3
+// removes underscores before parsing a number; such strings are left to it.
 func notNumeric(s string) bool {
+	if strings.IndexByte(s, '_') >= 0 {
+		return false
+	}
 	date := len(s) > 4 && s[4] == '-' && isDigits(s[:4])
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case !numericChars[c]:
 			return true
-		case c == '-' && i > 0 && s[i-1] != 'e' && s[i-1] != 'E' && !date:
+		case c == '-' && i > 0 && !date && !signAt(s, i):
 			return true
 		}
 	}
 	return false
+}
+
+// signAt reports a '-' at byte i > 0 that may be a sign.
+func signAt(s string, i int) bool {
+	return s[i-1] == 'e' || s[i-1] == 'E' || i == 2 && (s[:2] == "0b" || s[:2] == "0o")
 }

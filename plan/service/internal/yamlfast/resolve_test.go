@@ -9,8 +9,8 @@ import (
 
 // TestPlainTag: plainTag agrees with yaml.v3's resolver on every string of
 // up to three characters from those that matter to it, on random longer
-// ones (half of them starting like a date), and on numbers, timestamps and
-// special words.
+// ones (most starting like a date or a number with a base prefix), and on
+// numbers, timestamps and special words.
 func TestPlainTag(t *testing.T) {
 	const alphabet = "0123456789+-._eExXoObBpP:tTZ yYnNfF~<a/,iI"
 	values := []string{
@@ -22,6 +22,7 @@ func TestPlainTag(t *testing.T) {
 		"00000000-0000-4000-8000-000000000001", "12:30:00", "1_2_3", "0.", "+", "-", ".", "08", "012", "0",
 		"0123-01-01", "1234-5", "1234-", "12345-1", "1-2", "-1-2", "1e-2", "1E-2", "1.5e-3", "-1e-3", "0x-1", "1a-2",
 		"2024-01-02T03:04:05-07:00", "2024-01-02 03:04:05,5", "3fa85f64-5717-4562-b3fc-2c963f66afa6", "-0b-1",
+		"0b-0", "0o-7", "0b+1", "0o+7", "0_b-1", "0b-1_0", "-0o-1", "0B-1", "0x-1", "1_0-1", "2024_-01-02",
 	}
 	var gen func(prefix string, depth int)
 	gen = func(prefix string, depth int) {
@@ -34,15 +35,14 @@ func TestPlainTag(t *testing.T) {
 		}
 	}
 	gen("", 3)
+	prefixes := []string{"", "", "2024-", "0b", "0o", "-0b", "0x", "1e", "+"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 100000 {
 		b := make([]byte, 4+rng.IntN(9))
 		for i := range b {
 			b[i] = alphabet[rng.IntN(len(alphabet))]
 		}
-		if rng.IntN(2) == 0 {
-			copy(b, "2024-")
-		}
+		copy(b, prefixes[rng.IntN(len(prefixes))])
 		values = append(values, string(b))
 	}
 	for _, v := range values {
