@@ -48,7 +48,8 @@ func cutDocuments(data []byte) [][]byte {
 
 // FuzzFastYAMLMatchesV3: whatever the fast parser accepts, yaml.v3 accepts
 // too (as a stream of one document and through yaml.Unmarshal), with the
-// same tree, comments aside.
+// same tree, comments aside. Each input is tried as it is, as fragments
+// (assemble) and as a generator's choices (generate).
 func FuzzFastYAMLMatchesV3(f *testing.F) {
 	for _, doc := range manifestDocuments(f) {
 		f.Add(doc)
@@ -60,11 +61,46 @@ func FuzzFastYAMLMatchesV3(f *testing.F) {
 	} {
 		f.Add([]byte(doc))
 	}
+	f.Add(recipe(f, "b: ", "a", "\n", "c:", "\n", "  ", "- ", "b: ", "true", " # c", "\n", "    ", "b: ", "'q''s'", "\n",
+		"  ", "-", "\n", "    ", "- ", "[", "a", ", ", "{", "b: ", "0b-1", "}", "]", "\n", "c:", "\r\n", "- ", "é", "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, problem := checkMatchesV3(data); problem != "" {
-			t.Fatalf("%q: %s", data, problem)
+		for _, doc := range [][]byte{data, assemble(data), generate(data)} {
+			if _, problem := checkMatchesV3(doc); problem != "" {
+				t.Fatalf("%q: %s", doc, problem)
+			}
 		}
 	})
+}
+
+// fragments are pieces of YAML that assemble joins into documents: random
+// bytes rarely make a manifest-like document, these often do.
+var fragments = []string{
+	"\n", "\n", "\n", " ", "  ", "    ", "- ", "-", "a", "b: ", "c:", ":", " # c", "#", "'q''s'", "'", "\"e\\u00e9\\n\"",
+	"\"", "\\", "[", "]", "{", "}", ", ", ",", "0x1F", "010", "true", "True", "yes", "~", "null", "-1", "+1", "1e3",
+	".inf", "é", "😀", "\r\n", "---", "...", "2024-01-02", "key.io/x_y", "0b-1", "1_0", "<<", "? ", "&a ", "*a", "!!str ",
+	"|", ">", "\t", "%", "@", "`", "\ufeff", "\u2028", "\x00", "x y",
+}
+
+// recipe is the input from which assemble builds parts joined.
+func recipe(tb testing.TB, parts ...string) []byte {
+	var data []byte
+	for _, part := range parts {
+		i := slices.Index(fragments, part)
+		if i < 0 {
+			tb.Fatalf("no fragment %q", part)
+		}
+		data = append(data, byte(i))
+	}
+	return data
+}
+
+// assemble builds a document from data, each byte choosing a fragment.
+func assemble(data []byte) []byte {
+	var b []byte
+	for _, c := range data {
+		b = append(b, fragments[int(c)%len(fragments)]...)
+	}
+	return b
 }
 
 // TestManifestsTakeFastPath: the documents of the examples mostly take the
