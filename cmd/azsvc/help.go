@@ -95,4 +95,9 @@ Kubernetes (--from-cluster, and apply's lease), as kubectl reads them:
   KUBERNETES_SERVICE_PORT    account and namespace are used
   USER                       names the lease holder, azsvc-<user>@<host>, when
                              the user has no passwd entry
+
+Go runtime:
+
+  GOGC   the garbage collector's target; when it is not set, validate uses 400
+         (less CPU on large inputs for a little more memory)
 `

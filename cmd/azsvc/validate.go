@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -80,6 +81,7 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 }
 
 func runValidate(ctx context.Context, opts *validateOptions) error {
+	raiseGCTarget(os.LookupEnv)
 	// Validation needs the Services only: no Nodes or EndpointSlices.
 	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, kube.Kinds{}, opts.Verbose)
 	if err != nil {
