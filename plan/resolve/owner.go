@@ -40,6 +40,9 @@ type Owners struct {
 	nsgs     map[plan.Key]bool   // NSGs the desired state writes
 	pinned   map[string][]string // canonical pinned IP -> Services
 	pipNames map[string][]string // lower-cased PIP name -> Services
+	// localPools maps the per-Service pool names of ETP Local Services
+	// under multi-SLB (<namespace>-<name>, lower-cased) to their Service.
+	localPools map[string]string
 }
 
 // NewOwners prepares the ownership rules of scope over observed; desired
@@ -49,10 +52,12 @@ func NewOwners(scope plan.Scope, desired, observed *plan.State) *Owners {
 		scope: scope, observed: observed,
 		byPrefix: map[string]string{}, inScope: map[string]bool{},
 		lbNames: map[string]bool{}, nsgs: map[plan.Key]bool{},
-		pinned: map[string][]string{}, pipNames: map[string][]string{},
+		pinned: map[string][]string{}, pipNames: map[string][]string{}, localPools: map[string]string{},
 	}
 	for _, s := range scope.Services {
 		o.inScope[s.Name] = true
+		local := strings.ToLower(strings.ReplaceAll(s.Name, "/", "-"))
+		o.localPools[local], o.localPools[local+"-ipv6"] = s.Name, s.Name
 		if s.Prefix != "" {
 			o.byPrefix[strings.ToLower(s.Prefix)] = s.Name
 		}
@@ -191,6 +196,11 @@ func (o *Owners) lbChild(r *plan.Resource) Ownership {
 		c := strings.ToLower(o.scope.Cluster)
 		if n := strings.ToLower(name); n == c || n == c+"-ipv6" {
 			return Ownership{Managed: true}
+		}
+		// The pool of an in-scope ETP Local Service under multi-SLB is
+		// CCM's too (ccm-semantics §2.4 "Backend pool", localServiceOwnsBackendPool).
+		if svc, ok := o.localPools[strings.ToLower(name)]; ok {
+			return Ownership{Managed: true, Services: []string{svc}}
 		}
 		return unmanaged(plan.UnmanagedPool, name)
 	case r.Kind() == plan.KindProbe && strings.EqualFold(name, plan.SharedProbeName):
