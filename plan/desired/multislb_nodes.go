@@ -78,6 +78,19 @@ func (b *builder) placeNodesOnLBs() map[string]map[string]bool {
 	if !b.cfg.MultiSLB() {
 		return nil
 	}
+	lbs := map[string]bool{}
+	for k := range b.placed {
+		if k.kind == plan.KindLoadBalancer {
+			lbs[strings.ToLower(trimInternal(k.name))] = true
+		}
+	}
+	return b.placeNodesAmong(lbs)
+}
+
+// placeNodesAmong places the nodes on the configurations of lbs, the
+// lower-cased names of the load balancers (without "-internal") the plan
+// builds; those ARM holds count too.
+func (b *builder) placeNodesAmong(lbs map[string]bool) map[string]map[string]bool {
 	configs := b.cfg.MultipleStandardLoadBalancerConfigurations
 	active := make([]map[string]bool, len(configs))
 	for i, c := range configs {
@@ -102,7 +115,12 @@ func (b *builder) placeNodesOnLBs() map[string]map[string]bool {
 			current[name] = i
 		}
 	}
-	exists := b.multiSLBExists()
+	if b.seen != nil {
+		for n := range b.seen.Names {
+			lbs[trimInternal(n)] = true
+		}
+	}
+	exists := func(config string) bool { return lbs[strings.ToLower(config)] }
 	byPrimary := map[string]bool{}
 	for _, n := range b.topo.nodes {
 		if n.inSet && b.placeByPrimaryVMSet(n, active, current, exists) {
@@ -182,24 +200,45 @@ func (b *builder) placeBySelector(n *nodeFacts, active []map[string]bool, curren
 	}
 }
 
-// multiSLBExists reports whether a configuration's load balancer (public
-// or internal) exists in ARM or is in the desired state.
-func (b *builder) multiSLBExists() func(string) bool {
-	names := map[string]bool{}
-	for k := range b.placed {
-		if k.kind == plan.KindLoadBalancer {
-			names[strings.ToLower(trimInternal(k.name))] = true
-		}
-	}
-	if b.seen != nil {
-		for n := range b.seen.Names {
-			names[trimInternal(n)] = true
-		}
-	}
-	return func(config string) bool { return names[strings.ToLower(config)] }
-}
-
 // emptySelector is isEmptyLabelSelector: nil, or no labels nor expressions.
 func emptySelector(s *cluster.LabelSelector) bool {
 	return s == nil || len(s.MatchLabels) == 0 && len(s.MatchExpressions) == 0
+}
+
+// SamePlacement reports whether the multi-SLB pools of state hold the
+// nodes placement gives them with seen: when they do, a build with seen
+// gives state again.
+func SamePlacement(state *plan.State, cfg *cluster.Config, t *service.Topology, seen *SeenLBs) bool {
+	if seen == nil || !cfg.MultiSLB() {
+		return true
+	}
+	b := &builder{cfg: cfg, topo: newTopology(t, cfg.ResourceGroup), seen: seen}
+	lbs := map[string]bool{}
+	for _, lb := range state.OfKind(plan.KindLoadBalancer) {
+		lbs[strings.ToLower(trimInternal(lb.Name()))] = true
+	}
+	placed := b.placeNodesAmong(lbs)
+	for _, pool := range state.OfKind(plan.KindBackendPool) {
+		list, ok := pool.Properties[plan.PoolMembersField].([]any)
+		lbID, _ := pool.ID.ParentID()
+		name := strings.ToLower(pool.Name())
+		if !ok || name != strings.ToLower(cfg.ClusterName) && name != strings.ToLower(cfg.ClusterName)+"-ipv6" {
+			continue
+		}
+		f := ipv4
+		if strings.HasSuffix(name, "-ipv6") {
+			f = ipv6
+		}
+		want, _ := b.poolMembers(&poolSpec{lbName: lbID.Name(), family: f}, placed)
+		if len(want) != len(list) {
+			return false
+		}
+		for i, n := range want {
+			m, _ := list[i].(map[string]any)
+			if m["name"] != n.name {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -278,6 +278,13 @@ func TestMultiSLBNodePlacement(t *testing.T) {
 			t.Errorf("with ARM's placement, %s: %v, want %v", lb, got, w)
 		}
 	}
+	in := service.Decode("in.yaml", []byte(strings.Join(append(svcs, nodes...), "---\n")))
+	if !SamePlacement(st, cfg, &in.Topology, seen) {
+		t.Error("a state built with what ARM holds is not the same placement")
+	}
+	if SamePlacement(buildWith(t, cfg, nil, append(svcs, nodes...)...), cfg, &in.Topology, seen) {
+		t.Error("a state built without what ARM holds is the same placement")
+	}
 }
 
 func TestVMSSOfProviderID(t *testing.T) {
