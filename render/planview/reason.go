@@ -46,6 +46,8 @@ func ReasonText(c *plan.Change) string {
 			return "follows the new address of " + addressOf(c.Cause)
 		}
 		return "follows a value Azure assigns again"
+	case plan.ReasonNodesChanged:
+		return "the nodes it should hold differ from its members: nodes joined, left or changed"
 	case plan.ReasonNone:
 		return "no reason recorded"
 	}
