@@ -242,3 +242,43 @@ func SamePlacement(state *plan.State, cfg *cluster.Config, t *service.Topology, 
 	}
 	return true
 }
+
+// GoneNodeIPs are the addresses the cluster's backend pools in observed
+// hold that belong to no cloud-managed node of t any more: CCM's retain
+// step drops them from managed NSG rules (ccm-semantics §5.5 step 3,
+// listAvailableSecurityGroupDestinations keeps the InternalIPs of nodes
+// not labelled kubernetes.azure.com/managed=false). Nil without Nodes.
+func GoneNodeIPs(observed *plan.State, cfg *cluster.Config, t *service.Topology) []string {
+	if observed == nil || t == nil || !t.NodesKnown {
+		return nil
+	}
+	current := map[string]bool{}
+	for _, n := range t.Nodes {
+		if strings.EqualFold(n.Labels[labelManaged], "false") {
+			continue
+		}
+		for _, a := range n.Status.Addresses {
+			if a.Type == "InternalIP" {
+				current[plan.CanonicalIP(a.Address)] = true
+			}
+		}
+	}
+	lbs := map[string]bool{strings.ToLower(cfg.LBBase()): true, strings.ToLower(cfg.ClusterName): true}
+	for _, c := range cfg.MultipleStandardLoadBalancerConfigurations {
+		lbs[strings.ToLower(c.Name)] = true
+	}
+	rg := strings.ToLower(cfg.LBResourceGroup())
+	var gone []string
+	for _, pool := range observed.OfKind(plan.KindBackendPool) {
+		lbID, ok := pool.ID.ParentID()
+		if !ok || strings.ToLower(lbID.ResourceGroup) != rg || !lbs[strings.ToLower(trimInternal(lbID.Name()))] {
+			continue
+		}
+		for _, ip := range plan.AsBackendPool(pool).Addresses() {
+			if ip = plan.CanonicalIP(ip); !current[ip] {
+				gone = append(gone, ip)
+			}
+		}
+	}
+	return plan.SortedUnique(gone)
+}

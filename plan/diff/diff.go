@@ -22,6 +22,7 @@ type Result struct {
 	blocked   plan.Blocks
 	noop      int
 	conflicts map[plan.Key]bool
+	nodeIPs   map[string]bool // poolIPs, built on first use
 }
 
 // Diff compares res.Desired with res.Observed.
@@ -103,6 +104,9 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionAdopt}, plan.Merge(want, got), plan.ReasonServiceAdded
 	default:
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionUpdate}, plan.Merge(want, got), updateReason(want.Kind(), attrs)
+		if c.Reason != plan.ReasonNodesChanged && want.Kind() == plan.KindSecurityRule && d.onlyNodeIPs(attrs) {
+			c.Reason = plan.ReasonNodesChanged
+		}
 	}
 	if len(lostConnection(got)) > 0 && want.Kind() == plan.KindPrivateEndpoint {
 		c.Reason = plan.ReasonConnectionLost

@@ -47,7 +47,10 @@ func ReasonText(c *plan.Change) string {
 		}
 		return "follows a value Azure assigns again"
 	case plan.ReasonNodesChanged:
-		return "the nodes it should hold differ from its members: nodes joined, left or changed"
+		if c.ID().Kind == plan.KindBackendPool {
+			return "its members follow the nodes: nodes joined or left the set it should hold"
+		}
+		return "the node addresses it allows follow the nodes that joined or left"
 	case plan.ReasonNone:
 		return "no reason recorded"
 	}

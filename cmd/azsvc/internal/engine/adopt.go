@@ -13,7 +13,8 @@ import (
 // gave them, found in what ARM holds (plan/adopt): without it, a manifest
 // exported without its UID would plan a second public IP and frontend
 // beside CCM's. It also gives multi-SLB node placement what ARM holds
-// (desired.SeenFrom): which nodes each load balancer has. It rebuilds the
+// (desired.SeenFrom): which nodes each load balancer has, and the scope
+// the addresses of departed nodes that NSG rules drop (GoneNodeIPs). It rebuilds the
 // desired state only when ARM shows a prefix other than the derived one,
 // refuses a Service whose marks name two prefixes (an error diagnostic),
 // or places nodes otherwise than the first build did. Calling it again
@@ -28,6 +29,7 @@ func adoptUIDs(in *Inputs, observed *plan.State) {
 	service.SortDiagnostics(in.Diagnostics)
 	topo := &in.Service.Topology
 	seen := desired.SeenFrom(observed, in.Config, topo)
+	defer func() { in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo) }()
 	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) {
 		return
 	}
