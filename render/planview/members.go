@@ -108,20 +108,20 @@ func jsonMemberOf(v any) jsonMember {
 // maxMembershipPools bounds the pools listed per membership note.
 const maxMembershipPools = 6
 
-// MembershipText says who keeps the members of the pools in m.
+// MembershipText names the pools in m and who keeps their members.
 func MembershipText(m plan.Membership) string {
 	var why string
 	switch m.Code {
 	case plan.MembershipVMs:
-		why = "managed by the nodes' VMs and scale sets (loadBalancerBackendPoolConfigurationType nodeIPConfiguration), not by azsvc"
+		why = "managed by the nodes' VMs and scale sets (nodeIPConfiguration), not by azsvc"
 	case plan.MembershipServiceGateway:
-		why = "managed by ServiceGateway (loadBalancerBackendPoolConfigurationType podIP), not by azsvc"
+		why = "managed by ServiceGateway (podIP), not by azsvc"
 	case plan.MembershipNoNodes:
-		why = "not planned: the input has no Nodes (add Node manifests to -f, or use --from-cluster); they stay as Azure holds them"
+		why = "not planned: no Nodes in the input (add Node manifests to -f, or use --from-cluster); Azure's stay"
 	case plan.MembershipNoEndpoints:
-		why = "not planned: the input has no EndpointSlices for these externalTrafficPolicy Local Services; they stay as Azure holds them"
+		why = "not planned: no EndpointSlices in the input for these externalTrafficPolicy Local Services; Azure's stay"
 	case plan.MembershipKept:
-		why = "left as Azure holds them: no node qualifies, and CCM never empties a pool"
+		why = "left as Azure holds them: no node qualifies, and CCM never empties such a pool"
 	case plan.MembershipNoVNet:
 		why = "not planned: azure.json has no vnetName, which members name"
 	default:
@@ -133,7 +133,7 @@ func MembershipText(m plan.Membership) string {
 		more = fmt.Sprintf(" and %d more", len(pools)-maxMembershipPools)
 		pools = pools[:maxMembershipPools]
 	}
-	return why + ": " + strings.Join(pools, ", ") + more
+	return strings.Join(pools, ", ") + more + ": " + why
 }
 
 func writeMembership(w *bufio.Writer, notes []plan.Membership, st style.Style) {
