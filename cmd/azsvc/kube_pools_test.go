@@ -117,7 +117,9 @@ func (k *kubeEnv) testNodeIPPools(t *testing.T) {
 	k.createAll(t, 1, func(int) string { return "/api/v1/namespaces/" + ns + "/services" }, func(int) any { return svc })
 	c := newCLI(t)
 	c.emulator = newEmulator(t)
-	plan := func(extra ...string) []string { return k.args("plan", ns, append([]string{"--config", nodeIPConfig(t, c.dir)}, extra...)...) }
+	plan := func(extra ...string) []string {
+		return k.args("plan", ns, append([]string{"--config", nodeIPConfig(t, c.dir)}, extra...)...)
+	}
 	apply := func() {
 		t.Helper()
 		if res := c.run(k.args("apply", ns, "--config", nodeIPConfig(t, c.dir), "--auto-approve")...); res.code != exitOK {
