@@ -94,8 +94,9 @@ func (d *destSet) empty() bool {
 // IPs of a pool are its members' addresses when poolIPs knows them (the
 // input has Nodes); otherwise a list known only from ARM: alone, they are
 // the whole destinationAddressPrefixes; with other destinations, one
-// element of it that the planner expands.
-func (d *destSet) setOn(props map[string]any, poolIPs map[plan.Key][]string) {
+// element of it that the planner expands. It reports whether the rule has
+// any destination.
+func (d *destSet) setOn(props map[string]any, poolIPs map[plan.Key][]string) bool {
 	var pools []plan.Key
 	for p := range d.nodes {
 		ips, known := poolIPs[p]
@@ -110,7 +111,7 @@ func (d *destSet) setOn(props map[string]any, poolIPs map[plan.Key][]string) {
 	slices.Sort(pools)
 	if len(pools) == 1 && len(d.known) == 0 && len(d.after) == 0 {
 		props["destinationAddressPrefixes"] = plan.BackendNodeIPs(pools[0])
-		return
+		return true
 	}
 	known := slices.Sorted(maps.Keys(d.known))
 	keys := slices.Sorted(maps.Keys(d.after))
@@ -128,11 +129,13 @@ func (d *destSet) setOn(props map[string]any, poolIPs map[plan.Key][]string) {
 	case 0:
 		// The pools hold no node: CCM drops a rule left without
 		// destinations (§5.5 step 4); finish leaves it out.
+		return false
 	case 1:
 		props["destinationAddressPrefix"] = vals[0]
 	default:
 		props["destinationAddressPrefixes"] = vals
 	}
+	return true
 }
 
 // nsgRule accumulates one security rule shared by every Service with the
@@ -263,8 +266,7 @@ func (b *nsgRules) finish(state *plan.State, poolIPs map[plan.Key][]string) {
 	nsg := &plan.Resource{ID: b.id, Location: b.location, Tags: b.tags, Properties: map[string]any{}, Owned: true}
 	allow, deny := plan.ManagedPriorityMin, plan.ManagedPriorityMax-1
 	for _, r := range b.order {
-		r.dests.setOn(r.res.Properties, poolIPs)
-		if len(plan.AsSecurityRule(r.res).Destinations()) == 0 {
+		if !r.dests.setOn(r.res.Properties, poolIPs) {
 			continue
 		}
 		if plan.AsSecurityRule(r.res).Deny() {

@@ -41,7 +41,9 @@ type Owners struct {
 	pinned   map[string][]string // canonical pinned IP -> Services
 	pipNames map[string][]string // lower-cased PIP name -> Services
 	// localPools maps the per-Service pool names of ETP Local Services
-	// under multi-SLB (<namespace>-<name>, lower-cased) to their Service.
+	// under multi-SLB (<namespace>-<name>, lower-cased) to their Service;
+	// built on first use (localPool), as few pools have other names than
+	// the cluster's.
 	localPools map[string]string
 }
 
@@ -52,12 +54,10 @@ func NewOwners(scope plan.Scope, desired, observed *plan.State) *Owners {
 		scope: scope, observed: observed,
 		byPrefix: map[string]string{}, inScope: map[string]bool{},
 		lbNames: map[string]bool{}, nsgs: map[plan.Key]bool{},
-		pinned: map[string][]string{}, pipNames: map[string][]string{}, localPools: map[string]string{},
+		pinned: map[string][]string{}, pipNames: map[string][]string{},
 	}
 	for _, s := range scope.Services {
 		o.inScope[s.Name] = true
-		local := strings.ToLower(strings.ReplaceAll(s.Name, "/", "-"))
-		o.localPools[local], o.localPools[local+"-ipv6"] = s.Name, s.Name
 		if s.Prefix != "" {
 			o.byPrefix[strings.ToLower(s.Prefix)] = s.Name
 		}
@@ -199,7 +199,7 @@ func (o *Owners) lbChild(r *plan.Resource) Ownership {
 		}
 		// The pool of an in-scope ETP Local Service under multi-SLB is
 		// CCM's too (ccm-semantics §2.4 "Backend pool", localServiceOwnsBackendPool).
-		if svc, ok := o.localPools[strings.ToLower(name)]; ok {
+		if svc, ok := o.localPool(name); ok {
 			return Ownership{Managed: true, Services: []string{svc}}
 		}
 		return unmanaged(plan.UnmanagedPool, name)
@@ -306,4 +306,17 @@ func (o *Owners) managedFor(services []string) Ownership {
 		}
 	}
 	return own
+}
+
+// localPool finds the in-scope Service whose ETP Local pool is named name.
+func (o *Owners) localPool(name string) (string, bool) {
+	if o.localPools == nil {
+		o.localPools = make(map[string]string, 2*len(o.scope.Services))
+		for _, s := range o.scope.Services {
+			local := strings.ToLower(strings.ReplaceAll(s.Name, "/", "-"))
+			o.localPools[local], o.localPools[local+"-ipv6"] = s.Name, s.Name
+		}
+	}
+	svc, ok := o.localPools[strings.ToLower(name)]
+	return svc, ok
 }
