@@ -136,6 +136,9 @@ type Plan struct {
 	// Adopted are the Services without metadata.uid planned under the name
 	// prefix CCM used for them, found in ARM ("UID taken from Azure").
 	Adopted []AdoptedUID
+	// Membership says which backend pools' members azsvc leaves to others,
+	// and why (nodeIPConfiguration pools, no Node input, ...).
+	Membership []Membership
 	// NoOp counts resources already as desired (including adopted ones).
 	NoOp int
 }

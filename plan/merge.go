@@ -68,6 +68,16 @@ func Overlay(base, want any) any {
 		return out
 	case []any:
 		b, _ := base.([]any)
+		if named := byName(b); named != nil && byName(w) != nil {
+			// Inline sub-resources (a pool's members) are identified by
+			// name, not position: a member never takes the fields of the
+			// one that was at its index.
+			out := make([]any, len(w))
+			for i, v := range w {
+				out[i] = Overlay(named[strings.ToLower(v.(map[string]any)["name"].(string))], v)
+			}
+			return out
+		}
 		out := make([]any, len(w))
 		for i, v := range w {
 			if len(b) == len(w) {
@@ -79,6 +89,27 @@ func Overlay(base, want any) any {
 		return out
 	}
 	return want
+}
+
+// byName indexes a list of named objects by lower-cased name; nil when
+// the list is empty or an item is not an object with a name of its own.
+func byName(l []any) map[string]any {
+	if len(l) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(l))
+	for _, v := range l {
+		m, ok := v.(map[string]any)
+		name, _ := m["name"].(string)
+		if !ok || name == "" {
+			return nil
+		}
+		if _, dup := out[strings.ToLower(name)]; dup {
+			return nil
+		}
+		out[strings.ToLower(name)] = m
+	}
+	return out
 }
 
 // WithoutAbsent is the body to create: desired properties set to null

@@ -127,6 +127,10 @@ func (p PublicIP) Address() string { return stringProp(p.r, "ipAddress") }
 // PrefixID is the public IP prefix the address is carved from, "" for none.
 func (p PublicIP) PrefixID() string { return RefID(p.r.Properties["publicIPPrefix"]) }
 
+// PoolMembersField is the property of an IP-based backend pool that lists
+// its members, {name, properties: {ipAddress}} each (arm-rules §1.4).
+const PoolMembersField = "loadBalancerBackendAddresses"
+
 // BackendPool is a load balancer backend address pool.
 type BackendPool struct{ r *Resource }
 
@@ -137,7 +141,7 @@ func AsBackendPool(r *Resource) BackendPool { return BackendPool{r} }
 // (loadBalancerBackendAddresses[].properties.ipAddress), as listed.
 func (p BackendPool) Addresses() []string {
 	var out []string
-	for _, a := range listProp(p.r, "loadBalancerBackendAddresses") {
+	for _, a := range listProp(p.r, PoolMembersField) {
 		m, _ := a.(map[string]any)
 		props, _ := m["properties"].(map[string]any)
 		if ip, _ := props["ipAddress"].(string); ip != "" {

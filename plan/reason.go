@@ -33,6 +33,9 @@ const (
 	// (Change.Cause) is assigned again, because that one is created or
 	// re-created: a DNS record follows its endpoint's new address.
 	ReasonSourceRecreated
+	// ReasonNodesChanged: an IP-based backend pool gains or loses nodes
+	// (nodes joined, left, or changed address or eligibility).
+	ReasonNodesChanged
 )
 
 var reasonCodes = [...]string{
@@ -46,6 +49,7 @@ var reasonCodes = [...]string{
 	ReasonConnectionLost:      "connection_lost",
 	ReasonApproveConnection:   "approve_connection",
 	ReasonSourceRecreated:     "source_recreated",
+	ReasonNodesChanged:        "nodes_changed",
 }
 
 // String is the stable code, e.g. "service_added".

@@ -40,6 +40,11 @@ type Scope struct {
 	// Placement is where the configuration puts the cluster's resources:
 	// what a plan reads even when no Service in scope names a group.
 	Placement Placement `json:"placement,omitzero"`
+	// GoneNodeIPs are addresses the cluster's backend pools hold whose node
+	// is gone from the input's Nodes: managed NSG rules drop them, as CCM's
+	// retain step drops destinations that are no node's address any more
+	// (ccm-semantics §5.5 step 3). Empty without Node input.
+	GoneNodeIPs []string `json:",omitempty"`
 }
 
 // Placement names the resource groups the cluster configuration (azure.json)

@@ -27,6 +27,7 @@ func TestKubeCluster(t *testing.T) {
 	k.applyManifests(t, "../../examples/rbac/clusterrole.yaml")
 	k.nodes(t)
 	t.Run("plan and apply from the cluster", k.testPlanApply)
+	t.Run("nodes in IP-based pools", k.testNodeIPPools)
 	t.Run("a saved plan from the cluster", k.testSavedPlan)
 	t.Run("CCM holds the lease", k.testCCMHolds)
 	t.Run("two applies at once", k.testTwoApplies)

@@ -39,7 +39,9 @@ and print the changes, in the order apply would make them. Nothing is changed.
 Only resources azsvc owns are changed; Services absent from the input are left
 alone unless --prune is given. Changes that interrupt traffic are listed in
 their own section. PrivateEndpoint objects in the input add private endpoints
-and their private DNS records (azsvc help private-endpoints).
+and their private DNS records (azsvc help private-endpoints); Node and
+EndpointSlice objects, or a cluster's, decide the members of IP-based backend
+pools and the node addresses NSG rules allow (azsvc help nodes).
 
 Drift: with --since PREVIOUS.json, the plan saved (plan --out) for the last
 apply, the plan lists what changed outside azsvc since: every resource that

@@ -60,6 +60,7 @@ applies it one write at a time.`,
 		newHelpTopic("exit-codes", "Exit codes of every azsvc command", exitCodesHelp()),
 		newHelpTopic("environment", "Environment variables azsvc reads", environmentHelp),
 		newHelpTopic("private-endpoints", "PrivateEndpoint objects: the consumer side of Private Link", privateEndpointsHelp),
+		newHelpTopic("nodes", "Nodes and EndpointSlices: backend pool members and node-IP NSG rules", nodesHelp),
 		newHelpTopic("rbac", "The Kubernetes permissions azsvc needs on a cluster", rbacHelp+kube.RBAC),
 	)
 	cmd.InitDefaultHelpCmd()

@@ -4,7 +4,10 @@
 // needs on top (the subscription to plan against).
 package cluster
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // DefaultClusterName is CCM's --cluster-name default (ccm-semantics §2.2).
 const DefaultClusterName = "kubernetes"
@@ -104,9 +107,12 @@ type LabelSelector struct {
 	MatchExpressions []any             `json:"matchExpressions"`
 }
 
-// Matches reports whether labels satisfy the selector's matchLabels. A nil
+// Matches reports whether labels satisfy the selector: every matchLabels
+// pair and every matchExpressions requirement (In, NotIn, Exists,
+// DoesNotExist), as metav1.LabelSelectorAsSelector reads them. A nil
 // selector matches nothing (CCM: configs without selectors are handled by
-// the caller).
+// the caller); a requirement it cannot read matches nothing, as CCM fails
+// to parse the selector.
 func (s *LabelSelector) Matches(labels map[string]string) bool {
 	if s == nil {
 		return false
@@ -116,7 +122,43 @@ func (s *LabelSelector) Matches(labels map[string]string) bool {
 			return false
 		}
 	}
+	for _, e := range s.MatchExpressions {
+		if !requirementMatches(e, labels) {
+			return false
+		}
+	}
 	return true
+}
+
+func requirementMatches(raw any, labels map[string]string) bool {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return false
+	}
+	key, _ := m["key"].(string)
+	op, _ := m["operator"].(string)
+	var values []string
+	if vs, ok := m["values"].([]any); ok {
+		for _, v := range vs {
+			s, ok := v.(string)
+			if !ok {
+				return false
+			}
+			values = append(values, s)
+		}
+	}
+	v, has := labels[key]
+	switch op {
+	case "In":
+		return has && len(values) > 0 && slices.Contains(values, v)
+	case "NotIn":
+		return len(values) > 0 && (!has || !slices.Contains(values, v))
+	case "Exists":
+		return has && len(values) == 0
+	case "DoesNotExist":
+		return !has && len(values) == 0
+	}
+	return false
 }
 
 // SubscriptionForIDs is the subscription used in every generated resource

@@ -148,3 +148,39 @@ func TestExampleConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestLabelSelectorMatches(t *testing.T) {
+	expr := func(key, op string, values ...any) any {
+		m := map[string]any{"key": key, "operator": op}
+		if values != nil {
+			m["values"] = values
+		}
+		return m
+	}
+	labels := map[string]string{"pool": "a", "zone": "1"}
+	tests := []struct {
+		name string
+		sel  *LabelSelector
+		want bool
+	}{
+		{"nil matches nothing", nil, false},
+		{"matchLabels", &LabelSelector{MatchLabels: map[string]string{"pool": "a"}}, true},
+		{"matchLabels differ", &LabelSelector{MatchLabels: map[string]string{"pool": "b"}}, false},
+		{"In", &LabelSelector{MatchExpressions: []any{expr("pool", "In", "a", "b")}}, true},
+		{"In without the label", &LabelSelector{MatchExpressions: []any{expr("gpu", "In", "a")}}, false},
+		{"NotIn", &LabelSelector{MatchExpressions: []any{expr("pool", "NotIn", "b")}}, true},
+		{"NotIn without the label", &LabelSelector{MatchExpressions: []any{expr("gpu", "NotIn", "x")}}, true},
+		{"Exists", &LabelSelector{MatchExpressions: []any{expr("zone", "Exists")}}, true},
+		{"DoesNotExist", &LabelSelector{MatchExpressions: []any{expr("zone", "DoesNotExist")}}, false},
+		{"labels and expressions together", &LabelSelector{MatchLabels: map[string]string{"zone": "1"},
+			MatchExpressions: []any{expr("pool", "NotIn", "a")}}, false},
+		{"In without values is invalid", &LabelSelector{MatchExpressions: []any{expr("pool", "In")}}, false},
+		{"unknown operator", &LabelSelector{MatchExpressions: []any{expr("pool", "Gt", "1")}}, false},
+		{"not a mapping", &LabelSelector{MatchExpressions: []any{"pool in (a)"}}, false},
+	}
+	for _, tc := range tests {
+		if got := tc.sel.Matches(labels); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

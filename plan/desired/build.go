@@ -35,8 +35,13 @@ type builder struct {
 	// into keys dominates Build's cost at 10,000 Services, so lookups of
 	// resources the builder made itself avoid it.
 	placed map[placeID]*plan.Resource
-	// nodePools caches nodePool keys by LB and family.
-	nodePools map[placeID]plan.Key
+	// pools are the backend pools placed, in placement order, and byPool
+	// indexes them; topo is the input's Nodes, nil without any
+	// (pools.go).
+	pools  []*poolSpec
+	byPool map[placeID]*poolSpec
+	topo   *topology
+	seen   *SeenLBs
 }
 
 const resourcesPerService = 6
@@ -89,6 +94,15 @@ type Options struct {
 	// Refused are Services left out like refused ones: their UID could
 	// not be told.
 	Refused map[string]bool
+	// Topology is the cluster's Nodes and EndpointSlices. With Nodes,
+	// IP-based pools get their members and NSG rules with floating IP
+	// disabled their node addresses; without, both are left to what ARM
+	// holds (the BackendNodeIPs marker).
+	Topology *service.Topology
+	// Seen is what ARM holds that multi-SLB node placement depends on
+	// (SeenFrom): the load balancers that exist and the nodes their pools
+	// hold.
+	Seen *SeenLBs
 }
 
 // BuildWith is Build with opts.
@@ -102,7 +116,9 @@ func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*pla
 		scope:     plan.Scope{Cluster: cfg.ClusterName},
 		frontends: map[string]*frontendEntry{},
 		placed:    make(map[placeID]*plan.Resource, resourcesPerService*len(svcs)),
-		nodePools: map[placeID]plan.Key{},
+		byPool:    map[placeID]*poolSpec{},
+		topo:      newTopology(opts.Topology, cfg.ResourceGroup),
+		seen:      opts.Seen,
 	}
 	b.nsg = newNSGRules(cfg, b.sub, b.baseTags())
 	b.lbs = &lbPicker{cfg: cfg, ruleCount: map[string]int{}, vmSetLBs: map[string]string{},
@@ -129,7 +145,7 @@ func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*pla
 		}
 		b.addService(info)
 	}
-	b.nsg.finish(b.state)
+	b.nsg.finish(b.state, b.fillPools())
 	b.scope.LoadBalancerNames = b.lbs.managedLBNames()
 	if cfg.SecurityGroupName != "" {
 		b.scope.SecurityGroup = b.nsg.id.Key()
@@ -197,12 +213,16 @@ func (b *builder) addService(info *svcInfo) {
 	b.ensureLB(lbID, info.key)
 	dests := map[family]*destSet{}
 	for i, f := range info.families {
-		b.ensurePool(info, b.poolID(info, lbID, f))
+		pool := b.ensurePool(info, lbID, f)
 		fe := b.placeFrontend(info, choices[i], rules[i])
 		b.userPIPDNS(info, f)
 		b.placeRules(info, rules[i])
 		b.lbs.ruleCount[lbName] += len(rules[i])
-		dests[f] = dests[f].with(choices[i].dest(info.floatingOff, b.nodePool(lbID, f)))
+		// With floating IP disabled the destinations are the node IPs of
+		// the Service's own pool: GetBackendPrivateIPs reads the pools
+		// getBackendPoolNamesForService names (§5.2), the per-Service pool
+		// of an ETP Local Service under multi-SLB.
+		dests[f] = dests[f].with(choices[i].dest(info.floatingOff, pool.key))
 		if f == ipv4 && info.pls != nil {
 			b.placePLS(info, fe)
 		}
@@ -216,23 +236,6 @@ func (b *builder) addService(info *svcInfo) {
 	}
 	b.nsg.add(info, dests)
 	b.scope.Services = append(b.scope.Services, serviceRef(info))
-}
-
-// nodePool is the LB's cluster backend pool: its node IPs are the NSG
-// destinations with floating IP disabled (§5.2), also for a Service that
-// has a pool of its own (multi-SLB with externalTrafficPolicy Local).
-func (b *builder) nodePool(lbID plan.ID, f family) plan.Key {
-	name := b.cfg.ClusterName
-	if f == ipv6 {
-		name += ipv6Suffix
-	}
-	pk := placeID{kind: plan.KindBackendPool, parent: lbID.Name(), name: name}
-	if k, ok := b.nodePools[pk]; ok {
-		return k
-	}
-	k := plan.ChildID(lbID, plan.KindBackendPool, name).Key()
-	b.nodePools[pk] = k
-	return k
 }
 
 func serviceRef(info *svcInfo) plan.ServiceRef {

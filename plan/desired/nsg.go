@@ -91,14 +91,27 @@ func (d *destSet) empty() bool {
 // setOn writes the destinations onto rule properties: one value as
 // destinationAddressPrefix, several as destinationAddressPrefixes, known
 // addresses string-sorted first, then markers by source (§5.3). The node
-// IPs of a pool are a list known only from ARM: alone, they are the whole
-// destinationAddressPrefixes; with other destinations, one element of it
-// that the planner expands.
-func (d *destSet) setOn(props map[string]any) {
-	pools := slices.Sorted(maps.Keys(d.nodes))
+// IPs of a pool are its members' addresses when poolIPs knows them (the
+// input has Nodes); otherwise a list known only from ARM: alone, they are
+// the whole destinationAddressPrefixes; with other destinations, one
+// element of it that the planner expands. It reports whether the rule has
+// any destination.
+func (d *destSet) setOn(props map[string]any, poolIPs map[plan.Key][]string) bool {
+	var pools []plan.Key
+	for p := range d.nodes {
+		ips, known := poolIPs[p]
+		if !known {
+			pools = append(pools, p)
+			continue
+		}
+		for _, ip := range ips {
+			d.addKnown(ip)
+		}
+	}
+	slices.Sort(pools)
 	if len(pools) == 1 && len(d.known) == 0 && len(d.after) == 0 {
 		props["destinationAddressPrefixes"] = plan.BackendNodeIPs(pools[0])
-		return
+		return true
 	}
 	known := slices.Sorted(maps.Keys(d.known))
 	keys := slices.Sorted(maps.Keys(d.after))
@@ -112,11 +125,17 @@ func (d *destSet) setOn(props map[string]any) {
 	for _, p := range pools {
 		vals = append(vals, plan.BackendNodeIPs(p))
 	}
-	if len(vals) == 1 {
+	switch len(vals) {
+	case 0:
+		// The pools hold no node: CCM drops a rule left without
+		// destinations (§5.5 step 4); finish leaves it out.
+		return false
+	case 1:
 		props["destinationAddressPrefix"] = vals[0]
-	} else {
+	default:
 		props["destinationAddressPrefixes"] = vals
 	}
+	return true
 }
 
 // nsgRule accumulates one security rule shared by every Service with the
@@ -234,23 +253,27 @@ func (b *nsgRules) rule(info *svcInfo, name string, dests *destSet, props func()
 // order CCM builds the rules (§5.4): allow rules from 500 up, deny rules
 // from 4095 down. Against an NSG that holds rules already, the planner
 // allocates again, in the same order (plan/resolve).
-func (b *nsgRules) finish(state *plan.State) {
+func (b *nsgRules) finish(state *plan.State, poolIPs map[plan.Key][]string) {
 	if len(b.byName) == 0 {
 		return
 	}
 	nsg := &plan.Resource{ID: b.id, Location: b.location, Tags: b.tags, Properties: map[string]any{}, Owned: true}
 	allow, deny := plan.ManagedPriorityMin, plan.ManagedPriorityMax-1
 	for _, r := range b.order {
+		if !r.dests.setOn(r.res.Properties, poolIPs) {
+			continue
+		}
 		if plan.AsSecurityRule(r.res).Deny() {
 			r.res.Properties["priority"], deny = deny, deny-1
 		} else {
 			r.res.Properties["priority"], allow = allow, allow+1
 		}
-		r.dests.setOn(r.res.Properties)
 		for _, s := range r.res.Services {
 			nsg.AddService(s)
 		}
 		state.Put(r.res)
 	}
-	state.Put(nsg)
+	if len(nsg.Services) > 0 {
+		state.Put(nsg)
+	}
 }

@@ -143,13 +143,3 @@ func (b *builder) placeRules(info *svcInfo, rules []*plan.Resource) {
 		b.put(r).AddService(info.key)
 	}
 }
-
-// ensurePool creates the family's backend pool whether or not a rule uses
-// it: CCM creates the pools of every family in spec.ipFamilies (§7.3 1.5).
-func (b *builder) ensurePool(info *svcInfo, id plan.ID) {
-	pool, ok := b.placed[placeKey(id)]
-	if !ok {
-		pool = b.put(&plan.Resource{ID: id, Properties: map[string]any{}, Owned: true})
-	}
-	pool.AddService(info.key)
-}

@@ -23,6 +23,7 @@ type Result struct {
 	noop      int
 	conflicts map[plan.Key]bool
 	unfocused int
+	nodeIPs   map[string]bool // poolIPs, built on first use
 }
 
 // Diff compares res.Desired with res.Observed.
@@ -105,6 +106,9 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionAdopt}, plan.Merge(want, got), plan.ReasonServiceAdded
 	default:
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionUpdate}, plan.Merge(want, got), updateReason(want.Kind(), attrs)
+		if c.Reason != plan.ReasonNodesChanged && want.Kind() == plan.KindSecurityRule && d.onlyNodeIPs(attrs) {
+			c.Reason = plan.ReasonNodesChanged
+		}
 	}
 	if len(lostConnection(got)) > 0 && want.Kind() == plan.KindPrivateEndpoint {
 		c.Reason = plan.ReasonConnectionLost

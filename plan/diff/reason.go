@@ -9,6 +9,13 @@ import (
 // updateReason picks the reason code of an in-place update from the fields
 // it changes (ux-anchors §8.1).
 func updateReason(k plan.Kind, attrs []plan.AttributeChange) plan.Reason {
+	if k == plan.KindBackendPool {
+		for _, a := range attrs {
+			if a.Path[len(a.Path)-1] == plan.PoolMembersField {
+				return plan.ReasonNodesChanged
+			}
+		}
+	}
 	if k == plan.KindSecurityRule {
 		if r := destinationReason(attrs); r != plan.ReasonNone {
 			return r

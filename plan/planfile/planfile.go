@@ -31,6 +31,8 @@ type Plan struct {
 	// the saved plan named Since (plan --since); show renders them.
 	Since string   `json:"since,omitempty"`
 	Drift []Change `json:"drift,omitempty"`
+	// Membership is plan.Plan.Membership, for show to say it too.
+	Membership []plan.Membership `json:"pool_membership,omitempty"`
 	// Checksum is "sha256:" and the hash of the file written with an
 	// empty checksum (Marshal): a file changed afterwards is refused.
 	Checksum string `json:"checksum"`
@@ -78,7 +80,7 @@ type Resource struct {
 // pre are the preconditions apply re-checks (Preconditions).
 func New(p *plan.Plan, target string, inputs map[string]string, scope plan.Scope, pre []Precondition) *Plan {
 	s := &Plan{FormatVersion: FormatVersion, Target: target, Inputs: inputs, Scope: scope,
-		Blocked: p.Blocked, Preconditions: pre, NoOp: p.NoOp}
+		Blocked: p.Blocked, Preconditions: pre, NoOp: p.NoOp, Membership: p.Membership}
 	if s.Inputs == nil {
 		s.Inputs = map[string]string{}
 	}
@@ -118,7 +120,7 @@ func (s *Plan) Restore() (*plan.Plan, error) {
 	if major, _, _ := strings.Cut(s.FormatVersion, "."); major != "3" {
 		return nil, fmt.Errorf("saved plan format_version %q is not supported (want 3.x): make the plan again with this azsvc", s.FormatVersion)
 	}
-	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp}
+	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp, Membership: s.Membership}
 	for i, sc := range s.Changes {
 		c, err := sc.change()
 		if err != nil {

@@ -47,6 +47,8 @@ func (r *nsgMerge) mergeNSGs() error {
 // rules. A managed public IP tagged for Services outside the scope is left
 // out; a user-assigned one has no tags, so the ports other Services still
 // serve on an address are kept per rule (retainedPorts, nsg_shared.go).
+// The addresses of departed nodes (Scope.GoneNodeIPs) are released too,
+// for no Service.
 func (r *nsgMerge) releasedIPs() map[string][]string {
 	out := map[string][]string{}
 	add := func(ip string, services []string) {
@@ -93,6 +95,12 @@ func (r *nsgMerge) releasedIPs() map[string][]string {
 			for _, ip := range r.frontendAddresses(plan.AsRule(res).FrontendID()) {
 				add(ip, services)
 			}
+		}
+	}
+	// A departed node's address is no destination of anything any more.
+	for _, ip := range r.scope.GoneNodeIPs {
+		if _, ok := out[ip]; !ok {
+			out[ip] = nil
 		}
 	}
 	return out

@@ -40,6 +40,11 @@ type Owners struct {
 	nsgs     map[plan.Key]bool   // NSGs the desired state writes
 	pinned   map[string][]string // canonical pinned IP -> Services
 	pipNames map[string][]string // lower-cased PIP name -> Services
+	// localPools maps the per-Service pool names of ETP Local Services
+	// under multi-SLB (<namespace>-<name>, lower-cased) to their Service;
+	// built on first use (localPool), as few pools have other names than
+	// the cluster's.
+	localPools map[string]string
 }
 
 // NewOwners prepares the ownership rules of scope over observed; desired
@@ -182,6 +187,11 @@ func (o *Owners) lbChild(r *plan.Resource) Ownership {
 		if n := strings.ToLower(name); n == c || n == c+"-ipv6" {
 			return Ownership{Managed: true}
 		}
+		// The pool of an in-scope ETP Local Service under multi-SLB is
+		// CCM's too (ccm-semantics §2.4 "Backend pool", localServiceOwnsBackendPool).
+		if svc, ok := o.localPool(name); ok {
+			return Ownership{Managed: true, Services: []string{svc}}
+		}
 		return unmanaged(plan.UnmanagedPool, name)
 	case r.Kind() == plan.KindProbe && strings.EqualFold(name, plan.SharedProbeName):
 		// Owned by every non-Local Service; kept while any rule uses it
@@ -286,4 +296,17 @@ func (o *Owners) managedFor(services []string) Ownership {
 		}
 	}
 	return own
+}
+
+// localPool finds the in-scope Service whose ETP Local pool is named name.
+func (o *Owners) localPool(name string) (string, bool) {
+	if o.localPools == nil {
+		o.localPools = make(map[string]string, 2*len(o.scope.Services))
+		for _, s := range o.scope.Services {
+			local := strings.ToLower(strings.ReplaceAll(s.Name, "/", "-"))
+			o.localPools[local], o.localPools[local+"-ipv6"] = s.Name, s.Name
+		}
+	}
+	svc, ok := o.localPools[strings.ToLower(name)]
+	return svc, ok
 }

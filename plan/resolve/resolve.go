@@ -180,7 +180,10 @@ func (r *resolver) placeDesired() error {
 			continue
 		}
 		want = r.withPIPIDs(want)
-		_, exists := r.obs.Get(e.Key)
+		got, exists := r.obs.Get(e.Key)
+		if exists && want.Kind() == plan.KindBackendPool {
+			want = withPoolMembers(want, got)
+		}
 		switch {
 		case !exists && want.Kind() == plan.KindSubnet:
 			r.blockMissingSubnet(want)

@@ -166,7 +166,7 @@ type Rule struct {
 
 // Rules lists every diagnostic code, sorted by code.
 func Rules() []Rule {
-	rules := append(append(serviceRules(), endpointRules()...), refusalRules()...)
+	rules := append(append(append(serviceRules(), endpointRules()...), topologyRules()...), refusalRules()...)
 	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
 	return rules
 }

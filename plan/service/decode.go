@@ -72,6 +72,8 @@ type decoder struct {
 type docResult struct {
 	services  []*Service
 	endpoints []*PrivateEndpoint
+	nodes     []*Node
+	slices    []*EndpointSlice
 	diags     []Diagnostic
 	skipped   []SkipReason
 	notLB     []SkippedService
@@ -194,8 +196,15 @@ func (d *decoder) object(c chunk, obj *yaml.Node) {
 		}
 		return
 	}
-	if kind == EndpointKind && scalar(obj, "apiVersion") == EndpointAPIVersion {
+	switch apiVersion := scalar(obj, "apiVersion"); {
+	case kind == EndpointKind && apiVersion == EndpointAPIVersion:
 		d.endpoint(c, obj)
+		return
+	case kind == NodeKind && apiVersion == NodeAPIVersion:
+		d.node(c, obj)
+		return
+	case kind == EndpointSliceKind && apiVersion == EndpointSliceAPIVersion:
+		d.endpointSlice(c, obj)
 		return
 	}
 	if kind != "Service" || scalar(obj, "apiVersion") != "v1" {
@@ -222,7 +231,7 @@ func (d *decoder) service(c chunk, obj *yaml.Node) {
 	}
 	d.direct.nodes = 0
 	if err := d.direct.decode(obj, reflect.ValueOf(s.Service).Elem()); err != nil {
-		d.decodeError(c, obj, err)
+		d.objectDecodeError(c, obj, err, "Service")
 		return
 	}
 	if s.Name == "" {
@@ -303,12 +312,12 @@ func yamlKind(n *yaml.Node) string {
 	return strings.TrimPrefix(n.Tag, "!!")
 }
 
-// decodeError turns a decode failure into a diagnostic at the offending
-// node.
-func (d *decoder) decodeError(c chunk, obj *yaml.Node, err error) {
+// objectDecodeError turns a decode failure of a kind object into a
+// diagnostic at the offending node.
+func (d *decoder) objectDecodeError(c chunk, obj *yaml.Node, err error, kind string) {
 	var te *nodeTypeError
 	if !errors.As(err, &te) {
-		d.errorAt(c, obj, CodeWrongType, "cannot decode Service: "+err.Error(), "")
+		d.errorAt(c, obj, CodeWrongType, "cannot decode "+kind+": "+err.Error(), "")
 		return
 	}
 	field := pathTo(obj, te.node, "")

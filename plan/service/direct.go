@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -22,7 +23,20 @@ type directDecoder struct {
 	fields map[reflect.Type]map[string][]int
 	custom map[reflect.Type]bool
 	nodes  int
+	// strict refuses fields the Go type does not have and matches names
+	// exactly, as the API server's strict field validation does (Nodes and
+	// EndpointSlices; Services keep encoding/json's leniency, which the
+	// annotation checks make up for).
+	strict bool
 }
+
+// unknownFieldError is a mapping key the type has no field for (strict).
+type unknownFieldError struct {
+	key, value *yaml.Node
+	known      []string
+}
+
+func (e *unknownFieldError) Error() string { return "unknown field " + strconv.Quote(e.key.Value) }
 
 func newDirectDecoder() *directDecoder {
 	return &directDecoder{fields: map[reflect.Type]map[string][]int{}, custom: map[reflect.Type]bool{}}
@@ -134,7 +148,10 @@ func (d *directDecoder) object(n *yaml.Node, v reflect.Value) error {
 	}
 	fields := d.fieldsOf(v.Type())
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		index, ok := lookupField(fields, keyText(n.Content[i]))
+		index, ok := d.lookupField(fields, keyText(n.Content[i]))
+		if !ok && d.strict && n.Content[i].Tag != "!!merge" {
+			return &unknownFieldError{key: n.Content[i], value: n.Content[i+1], known: fieldNames(fields)}
+		}
 		if !ok {
 			if err := d.skip(n.Content[i+1]); err != nil {
 				return err
@@ -159,10 +176,10 @@ func (d *directDecoder) skip(n *yaml.Node) error {
 }
 
 // lookupField prefers an exact name and accepts a case-insensitive one, as
-// encoding/json does.
-func lookupField(fields map[string][]int, name string) ([]int, bool) {
-	if index, ok := fields[name]; ok {
-		return index, true
+// encoding/json does; strict decoding takes only the exact name.
+func (d *directDecoder) lookupField(fields map[string][]int, name string) ([]int, bool) {
+	if index, ok := fields[name]; ok || d.strict {
+		return index, ok
 	}
 	for k, index := range fields {
 		if strings.EqualFold(k, name) {
@@ -170,6 +187,15 @@ func lookupField(fields map[string][]int, name string) ([]int, bool) {
 		}
 	}
 	return nil, false
+}
+
+func fieldNames(fields map[string][]int) []string {
+	out := make([]string, 0, len(fields))
+	for k := range fields {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // fieldByIndex walks to a (possibly promoted) field, allocating embedded

@@ -41,6 +41,9 @@ type Input struct {
 	// Endpoints are the PrivateEndpoint objects (azsvc.io/v1alpha1), in
 	// input order.
 	Endpoints []*PrivateEndpoint
+	// Topology holds the Node and EndpointSlice objects read, and, once
+	// OverlayTopology ran, the cluster's.
+	Topology Topology
 	// Skipped counts documents that are not such Services, per reason.
 	Skipped map[SkipReason]int
 	// NotLoadBalanced are the Services read but skipped because CCM would
@@ -107,6 +110,10 @@ func (in *Input) add(name string, data []byte) {
 	for _, r := range decodeAll(name, data, splitDocuments(data, isJSON)) {
 		in.Services = append(in.Services, r.services...)
 		in.Endpoints = append(in.Endpoints, r.endpoints...)
+		in.Topology.Nodes = append(in.Topology.Nodes, r.nodes...)
+		in.Topology.EndpointSlices = append(in.Topology.EndpointSlices, r.slices...)
+		in.Topology.NodesKnown = in.Topology.NodesKnown || len(r.nodes) > 0
+		in.Topology.SlicesKnown = in.Topology.SlicesKnown || len(r.slices) > 0
 		in.Diagnostics = append(in.Diagnostics, r.diags...)
 		for _, reason := range r.skipped {
 			in.Skipped[reason]++
@@ -165,6 +172,7 @@ func (in *Input) finish() {
 	}
 	in.Services = kept
 	in.dropDuplicateEndpoints()
+	in.finishTopology()
 	SortDiagnostics(in.Diagnostics)
 }
 

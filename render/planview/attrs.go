@@ -137,24 +137,31 @@ func attributes(c *plan.Change) ([]attrLine, int) {
 
 func changedAttr(path string, before, after any, forces bool) attrLine {
 	a := attrLine{path: path, before: formatValue(before), after: formatValue(after), changed: true, forces: forces}
-	if len(a.String()) > oneLineWidth {
-		a.members = listDiff(before, after)
+	switch {
+	case isMemberList(path):
+		// Pool members read member by member whatever their length.
+		a.members = listDiff(before, after, poolMemberTexts)
+	case len(a.String()) > oneLineWidth:
+		a.members = listDiff(before, after, memberTexts)
 	}
 	return a
 }
 
 func createdAttr(path string, value any) attrLine {
 	a := attrLine{path: path, after: formatValue(value)}
-	if l, ok := value.([]any); ok && len(a.String()) > oneLineWidth {
+	switch l, ok := value.([]any); {
+	case ok && isMemberList(path):
+		a.members = &memberDiff{before: -1, after: len(l), added: poolMemberTexts(l)}
+	case ok && len(a.String()) > oneLineWidth:
 		a.members = &memberDiff{before: -1, after: len(l), added: memberTexts(l)}
 	}
 	return a
 }
 
 // listDiff is the member diff of two lists, nil when either value is not
-// a list. Members are compared as shown; a member listed twice counts
-// twice.
-func listDiff(before, after any) *memberDiff {
+// a list. Members are compared as texts shows them; a member listed twice
+// counts twice.
+func listDiff(before, after any, texts func([]any) []string) *memberDiff {
 	b, bok := before.([]any)
 	a, aok := after.([]any)
 	if !aok || !bok && before != nil {
@@ -162,10 +169,10 @@ func listDiff(before, after any) *memberDiff {
 	}
 	d := &memberDiff{before: len(b), after: len(a)}
 	left := map[string]int{}
-	for _, m := range memberTexts(b) {
+	for _, m := range texts(b) {
 		left[m]++
 	}
-	for _, m := range memberTexts(a) {
+	for _, m := range texts(a) {
 		if left[m] > 0 {
 			left[m]--
 			d.unchanged++
@@ -173,13 +180,25 @@ func listDiff(before, after any) *memberDiff {
 		}
 		d.added = append(d.added, m)
 	}
-	for _, m := range memberTexts(b) {
+	for _, m := range texts(b) {
 		if left[m] > 0 {
 			left[m]--
 			d.removed = append(d.removed, m)
 		}
 	}
 	return d
+}
+
+// poolMemberTexts renders pool members as memberText does, anything else
+// as memberTexts.
+func poolMemberTexts(l []any) []string {
+	out := memberTexts(l)
+	for i, v := range l {
+		if t, ok := memberText(v); ok {
+			out[i] = t
+		}
+	}
+	return out
 }
 
 // memberTexts renders list members: plain words and addresses bare
@@ -250,7 +269,7 @@ func flatten(prefix string, v any, out *[]leaf) {
 			flatten(join(prefix, k), x, out)
 		}
 	case []any:
-		if plan.AllScalars(t) {
+		if plan.AllScalars(t) || isMemberList(prefix) {
 			*out = append(*out, leaf{prefix, t})
 			return
 		}

@@ -50,11 +50,42 @@ func TestLongListsAsMemberDiffs(t *testing.T) {
 }
 
 func TestListDiffCountsDuplicates(t *testing.T) {
-	d := listDiff([]any{"a", "a", "b"}, []any{"a", "c"})
+	d := listDiff([]any{"a", "a", "b"}, []any{"a", "c"}, memberTexts)
 	if d.unchanged != 1 || strings.Join(d.added, ",") != "c" || strings.Join(d.removed, ",") != "a,b" {
 		t.Errorf("listDiff = %+v", d)
 	}
-	if listDiff("x", []any{"a"}) != nil {
+	if listDiff("x", []any{"a"}, memberTexts) != nil {
 		t.Error("a scalar before is not a list")
+	}
+}
+
+// TestPoolMembersOnCreate: a new IP-based pool lists its members one a
+// line, as address and node, not as JSON.
+func TestPoolMembersOnCreate(t *testing.T) {
+	pool := plan.ChildID(lb(), plan.KindBackendPool, cluster)
+	var list []any
+	for i := range 500 {
+		list = append(list, map[string]any{"name": fmt.Sprintf("aks-np-%d", i), "properties": map[string]any{"ipAddress": fmt.Sprintf("10.224.%d.%d", i/250, i%250)}})
+	}
+	c := &plan.Change{Actions: []plan.Action{plan.ActionCreate}, Reason: plan.ReasonServiceAdded,
+		After: &plan.Resource{ID: pool, Properties: map[string]any{plan.PoolMembersField: list,
+			"virtualNetwork": map[string]any{"id": "/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v"}}}}
+	var text bytes.Buffer
+	if err := Text(&text, Input{Plan: &plan.Plan{Changes: []*plan.Change{c}}}, style.New(false)); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	for _, want := range []string{"loadBalancerBackendAddresses = 500 members:\n", "+ 10.224.0.0 (aks-np-0)\n", "+ 10.224.1.249 (aks-np-499)\n",
+		"virtualNetwork = vnet/v"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%.2000s", want, out)
+		}
+	}
+	if strings.Contains(out, "[0].name") || strings.Contains(out, `"ipAddress"`) {
+		t.Errorf("members shown field by field:\n%.2000s", out)
+	}
+	js := newJSONChange(1, c)
+	if len(js.MemberChanges) != 1 || len(js.MemberChanges[0].Added) != 500 || js.MemberChanges[0].Added[499] != (jsonMember{"aks-np-499", "10.224.1.249"}) {
+		t.Errorf("JSON member changes %+v", js.MemberChanges)
 	}
 }

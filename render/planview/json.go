@@ -29,6 +29,7 @@ type jsonPlan struct {
 	Blocked       []jsonBlocked        `json:"blocked"`
 	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
 	Adopted       []plan.AdoptedUID    `json:"uids_from_azure"`
+	Membership    []plan.Membership    `json:"pool_membership"`
 	PrivateLink   []Chain              `json:"private_link"`
 	Limits        []plan.Limit         `json:"limits"`
 	Refused       []jsonRefusal        `json:"refused"`
@@ -48,6 +49,7 @@ type jsonChange struct {
 	After            *jsonResource          `json:"after"`
 	AfterUnknown     [][]string             `json:"after_unknown"`
 	AttributeChanges []plan.AttributeChange `json:"attribute_changes"`
+	MemberChanges    []jsonMembers          `json:"member_changes,omitempty"`
 	DependsOn        []string               `json:"depends_on"`
 }
 
@@ -92,7 +94,7 @@ func JSON(w io.Writer, in Input) error {
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
 		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0, Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
-		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), PrivateLink: nonNil(Chains(p)),
+		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), Membership: nonNil(p.Membership), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[plan.Key]int{}
@@ -133,7 +135,7 @@ func newJSONChange(order int, c *plan.Change) jsonChange {
 		Order: order, Address: id.Address(), ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
 		Services: []jsonService{}, Actions: c.Actions, ActionReason: c.Reason, Disruptive: c.Disruptive,
 		Impact: nonNil(Impact(c)), Before: newJSONResource(c.Before), After: newJSONResource(c.After),
-		AfterUnknown: [][]string{}, AttributeChanges: nonNil(c.Attributes), DependsOn: []string{},
+		AfterUnknown: [][]string{}, AttributeChanges: nonNil(c.Attributes), MemberChanges: memberChanges(c), DependsOn: []string{},
 	}
 	for _, s := range c.Services {
 		js := jsonService{}

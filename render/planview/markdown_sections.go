@@ -116,6 +116,7 @@ func (m *markdown) findings() string {
 			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", a.Address, escapeText(AwaitingText(a))), "  ")
 		}
 	}
+	membershipMarkdown(&b, m.in.Plan.Membership)
 	if chains := Chains(m.in.Plan); len(chains) > 0 {
 		b.WriteString("\n#### Private Link\n\n")
 		for _, ch := range chains {

@@ -80,6 +80,27 @@ func scenarios(t *testing.T) map[string]Input {
 	add(desired, observed, w, true)
 	out["empty"] = Input{Plan: mustDiff(t, desired, observed, scopeFor(w)), Header: header()}
 
+	// A node joins the IP-based pool and another leaves; the pool of a
+	// Local Service has no EndpointSlice input.
+	desired, observed = newWorld()
+	observeLB(observed)
+	add(desired, observed, w, true)
+	members := func(st *plan.State, nodes ...int) {
+		pool, _ := st.Get(plan.ChildID(lb(), plan.KindBackendPool, cluster).Key())
+		var list []any
+		for _, n := range nodes {
+			list = append(list, map[string]any{"name": fmt.Sprintf("aks-nodepool1-%d", n),
+				"properties": map[string]any{"ipAddress": fmt.Sprintf("10.224.0.%d", 4+n)}})
+		}
+		pool.Properties[plan.PoolMembersField] = list
+		pool.Properties["virtualNetwork"] = map[string]any{"id": "/subscriptions/sub/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/aks-vnet"}
+	}
+	members(desired, 0, 1, 2, 4)
+	members(observed, 0, 1, 2, 3)
+	p = mustDiff(t, desired, observed, scopeFor(w))
+	p.Membership = []plan.Membership{{Code: plan.MembershipNoEndpoints, Pools: []string{"lb/kubernetes/pool/web-frontend"}}}
+	out["pools"] = Input{Plan: p, Header: header()}
+
 	// Nothing can change, but two desired resources are blocked: one by
 	// ownership, one because its subnet does not exist.
 	desired, observed = newWorld()

@@ -46,6 +46,11 @@ func ReasonText(c *plan.Change) string {
 			return "follows the new address of " + addressOf(c.Cause)
 		}
 		return "follows a value Azure assigns again"
+	case plan.ReasonNodesChanged:
+		if c.ID().Kind == plan.KindBackendPool {
+			return "its members follow the nodes: nodes joined or left the set it should hold"
+		}
+		return "the node addresses it allows follow the nodes that joined or left"
 	case plan.ReasonNone:
 		return "no reason recorded"
 	}

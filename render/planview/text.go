@@ -39,6 +39,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	writeChains(bw, Chains(p), st)
 	writeBlocked(bw, p.Blocked, st)
 	writeAwaiting(bw, p.Awaiting, st)
+	writeMembership(bw, p.Membership, st)
 	writeDisruptive(bw, p.Changes, st)
 	writeLimits(bw, p.Limits, st)
 	fmt.Fprintf(bw, "\n%s\n", st.Bold(Summarize(p).Line()))

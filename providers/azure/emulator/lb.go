@@ -112,8 +112,8 @@ func (b *lbBody) checkLimits() *armError {
 	return nil
 }
 
-// checkPools clears the pools' back-references (rebuilt from the rules) and
-// applies the pool size limit.
+// checkPools clears the pools' back-references (rebuilt from the rules),
+// applies the pool size limit and validates IP-based members.
 func (b *lbBody) checkPools() *armError {
 	limit := limitsFor(b.sku).poolSize
 	for _, pool := range b.pools {
@@ -124,6 +124,9 @@ func (b *lbBody) checkPools() *armError {
 		if n := len(getArr(pp, "loadBalancerBackendAddresses")); n > limit {
 			return badRequest("LoadBalancerBackendAddressPoolSizeLimitReached",
 				"Backend address pool %s has %d addresses; the limit is %d.", getStr(pool, "id"), n, limit)
+		}
+		if err := b.checkPoolMembers(pool); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -12,10 +12,13 @@ import (
 // adoptUIDs plans the Services without metadata.uid under the names CCM
 // gave them, found in what ARM holds (plan/adopt): without it, a manifest
 // exported without its UID would plan a second public IP and frontend
-// beside CCM's. It rebuilds the desired state only when ARM shows a
-// prefix other than the derived one, and refuses (an error diagnostic) a
-// Service whose marks name two prefixes. Calling it again with the same
-// observed state changes nothing.
+// beside CCM's. It also gives multi-SLB node placement what ARM holds
+// (desired.SeenFrom): which nodes each load balancer has, and the scope
+// the addresses of departed nodes that NSG rules drop (GoneNodeIPs). It rebuilds the
+// desired state only when ARM shows a prefix other than the derived one,
+// refuses a Service whose marks name two prefixes (an error diagnostic),
+// or places nodes otherwise than the first build did. Calling it again
+// with the same observed state changes nothing.
 func adoptUIDs(in *Inputs, observed *plan.State) {
 	found := adopt.Find(in.Service.Services, observed, in.Config.ClusterName)
 	in.Adopted = found.Adopted
@@ -24,11 +27,15 @@ func adoptUIDs(in *Inputs, observed *plan.State) {
 	})
 	in.Diagnostics = append(in.Diagnostics, found.Diagnostics...)
 	service.SortDiagnostics(in.Diagnostics)
-	if len(found.Prefixes) == 0 && len(found.Refused) == 0 {
+	topo := &in.Service.Topology
+	seen := desired.SeenFrom(observed, in.Config, topo)
+	defer func() { in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo) }()
+	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) {
 		return
 	}
 	prune, focus := in.Scope.Prune, in.Scope.Focus
-	state, scope, _ := desired.BuildWith(in.Service.Services, in.Config, desired.Options{Prefixes: found.Prefixes, Refused: found.Refused})
+	state, scope, _ := desired.BuildWith(in.Service.Services, in.Config,
+		desired.Options{Prefixes: found.Prefixes, Refused: found.Refused, Topology: topo, Seen: seen})
 	desired.Endpoints(state, &scope, in.Service.Endpoints, in.Config)
 	in.Desired, in.Scope = state, scope
 	in.Scope.Prune, in.Scope.Focus = prune, focus

@@ -20,6 +20,7 @@ type genService struct {
 	idle          int  // 0: annotation unset
 	pls           bool // internal only
 	ep            *genEndpoint
+	noFloat       bool // azure-disable-load-balancer-floating-ip: NSG destinations are node IPs
 }
 
 // genEndpoint is a PrivateEndpoint connecting to its Service's PLS from
@@ -123,6 +124,9 @@ func (s *genService) yaml() string {
 	}
 	if s.denyAll {
 		ann("azure-deny-all-except-load-balancer-source-ranges", "true")
+	}
+	if s.noFloat {
+		ann("azure-disable-load-balancer-floating-ip", "true")
 	}
 	if s.pls {
 		ann("azure-pls-create", "true")

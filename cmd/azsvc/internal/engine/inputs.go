@@ -163,7 +163,7 @@ func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
 	in.Diagnostics = append(in.Diagnostics, service.ValidateEndpoints(svc.Endpoints, svc.Services, cfg.SubscriptionForIDs())...)
-	state, scope, refusals := desired.Build(svc.Services, cfg)
+	state, scope, refusals := desired.BuildWith(svc.Services, cfg, desired.Options{Topology: &svc.Topology})
 	desired.Endpoints(state, &scope, svc.Endpoints, cfg)
 	in.Diagnostics = append(in.Diagnostics, refusals...)
 	service.SortDiagnostics(in.Diagnostics)
@@ -172,12 +172,14 @@ func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
 	return in
 }
 
-// Overlay lays the manifests read into svc over the cluster's Services
-// (service.Overlay); a nil cluster leaves svc as it is.
+// Overlay lays the manifests read into svc over the cluster's Services,
+// Nodes and EndpointSlices (service.Overlay, service.OverlayTopology); a
+// nil cluster leaves svc as it is.
 func Overlay(svc *service.Input, c *Cluster) {
 	if c == nil {
 		return
 	}
+	service.OverlayTopology(svc, c.Snapshot.Nodes, c.Snapshot.EndpointSlices)
 	cluster, skipped := service.FromClusterList(c.Snapshot.Services)
 	merged, diags := service.Overlay(cluster, svc, c.Scope)
 	svc.Services = merged

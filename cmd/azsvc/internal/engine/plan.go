@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/desired"
 	"github.com/azsvc/azsvc/plan/pipeline"
 	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/resolve"
@@ -37,8 +38,20 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 	p, res, err := PlanAgainst(in.Desired, observed, in.Scope)
 	if p != nil { // also a plan ARM would refuse: the renderers list why
 		p.Adopted = in.Adopted
+		p.Membership = membership(p, in)
 	}
 	return p, res, err
+}
+
+// membership says which backend pools of the plan azsvc leaves to others.
+func membership(p *plan.Plan, in *Inputs) []plan.Membership {
+	changed := make(map[plan.Key]bool, len(p.Changes))
+	for _, c := range p.Changes {
+		if c.After != nil {
+			changed[c.Key()] = true
+		}
+	}
+	return desired.Membership(in.Desired, in.Config, &in.Service.Topology, func(k plan.Key) bool { return changed[k] })
 }
 
 // PlanAgainst plans desired against an observed state already read. When
@@ -49,7 +62,8 @@ func PlanAgainst(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *
 }
 
 // InputHashes maps every input file to the SHA-256 of its bytes, and a live
-// cluster ("cluster") to a hash of its Services' UIDs and resourceVersions.
+// cluster ("cluster") to a hash of the UIDs and resourceVersions of its
+// Services, Nodes and EndpointSlices.
 func InputHashes(in *Inputs) map[string]string {
 	out := map[string]string{}
 	for name, data := range in.Service.Sources {
@@ -57,9 +71,17 @@ func InputHashes(in *Inputs) map[string]string {
 		out[name] = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	if in.Cluster != nil {
-		lines := make([]string, 0, len(in.Cluster.Snapshot.Services))
-		for _, s := range in.Cluster.Snapshot.Services {
+		snap := in.Cluster.Snapshot
+		lines := make([]string, 0, len(snap.Services)+len(snap.Nodes)+len(snap.EndpointSlices))
+		for _, s := range snap.Services {
 			lines = append(lines, s.Namespace+"/"+s.Name+" "+string(s.UID)+" "+s.ResourceVersion)
+		}
+		// Pools and node-IP NSG rules follow the Nodes and EndpointSlices.
+		for _, n := range snap.Nodes {
+			lines = append(lines, "node "+n.Name+" "+string(n.UID)+" "+n.ResourceVersion)
+		}
+		for _, e := range snap.EndpointSlices {
+			lines = append(lines, "endpointslice "+e.Namespace+"/"+e.Name+" "+string(e.UID)+" "+e.ResourceVersion)
 		}
 		out["cluster"] = HashStrings(lines)
 	}

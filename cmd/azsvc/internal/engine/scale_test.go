@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/azsvc/azsvc/apply"
+	"github.com/azsvc/azsvc/cmd/azsvc/internal/scalegen"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/desired"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
@@ -48,6 +49,30 @@ func BenchmarkPlanCore10000(b *testing.B) {
 	b.Run("matching", func(b *testing.B) {
 		tg := appliedTarget(b, in, emulator.Options{InstantOperations: true})
 		run(b, mustRead(b, tg), func(n int) bool { return n == 0 })
+	})
+	// The same with 500 Nodes: every load balancer's pool lists its
+	// configuration's 25 nodes (1,000 members in 40 pools).
+	nodes := mustInputs(b, cfg, append(append(scaleManifests(10000), "\n---\n"...), scalegen.Nodes(500)...), false)
+	runNodes := func(b *testing.B, observed *plan.State, wantSteps func(int) bool) {
+		b.ReportAllocs()
+		b.ResetTimer()
+		start := cpuTime()
+		defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+		for range b.N {
+			st, scope, diags := desired.BuildWith(nodes.Service.Services, cfg, desired.Options{Topology: &nodes.Service.Topology})
+			p, _, err := PlanAgainst(st, observed, scope)
+			if err != nil || len(diags) > 0 || !wantSteps(len(p.Steps)) {
+				b.Fatalf("plan: %v, %d diagnostics, %d steps", err, len(diags), len(p.Steps))
+			}
+		}
+	}
+	b.Run("nodes-500/empty", func(b *testing.B) {
+		tg := newMemTarget(b, nodes, emulator.Options{InstantOperations: true})
+		runNodes(b, mustRead(b, tg), func(n int) bool { return n > 0 })
+	})
+	b.Run("nodes-500/matching", func(b *testing.B) {
+		tg := appliedTarget(b, nodes, emulator.Options{InstantOperations: true})
+		runNodes(b, mustRead(b, tg), func(n int) bool { return n == 0 })
 	})
 }
 

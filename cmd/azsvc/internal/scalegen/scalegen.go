@@ -100,3 +100,26 @@ func service(i, port int, internal, nsgRule bool, annotations ...string) string 
 		i, port, 30000+i%2767)
 	return b.String()
 }
+
+// Nodes renders n Nodes spread evenly over the scale sets that are the
+// configurations' primaryVMSets (AzureJSON), so multi-SLB placement puts
+// n/LBs nodes on each configuration's two load balancers. Addresses are
+// 10.224.x.y from 10.224.0.4, in the node subnet of azsvc's emulator.
+func Nodes(n int) []byte {
+	docs := make([]string, n)
+	for i := range docs {
+		docs[i] = node(i)
+	}
+	return []byte(strings.Join(docs, "---\n"))
+}
+
+func node(i int) string {
+	vmss := "aks-nodepool1-vmss"
+	if lb := i % LBs; lb > 0 {
+		vmss = fmt.Sprintf("aks-pool%02d-vmss", lb)
+	}
+	return fmt.Sprintf("apiVersion: v1\nkind: Node\nmetadata:\n  name: %s-%06d\n  labels: {kubernetes.io/os: linux}\nspec:\n"+
+		"  providerID: azure:///subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/mc_aks-prod-weu/providers/Microsoft.Compute/virtualMachineScaleSets/%s/virtualMachines/%d\n"+
+		"status:\n  addresses:\n  - {type: InternalIP, address: 10.224.%d.%d}\n  - {type: Hostname, address: %s-%06d}\n",
+		vmss, i, vmss, i/LBs, i/250, 4+i%250, vmss, i)
+}

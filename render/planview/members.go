@@ -1,0 +1,159 @@
+package planview
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/render/style"
+)
+
+// A backend pool's members are a list of objects ({name, properties:
+// {ipAddress}}) that would print as JSON; plans show them member by member,
+// whatever their length, as "10.224.0.4 (aks-nodepool1-0)", and say how
+// many stay as they are.
+
+// isMemberList reports whether a display path names pool members.
+func isMemberList(path string) bool {
+	return path == plan.PoolMembersField || strings.HasSuffix(path, "."+plan.PoolMembersField)
+}
+
+// memberText is how a pool member reads: its address, then its name.
+func memberText(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	props, _ := m["properties"].(map[string]any)
+	ip, _ := props["ipAddress"].(string)
+	name, _ := m["name"].(string)
+	switch {
+	case ip != "" && name != "":
+		return ip + " (" + name + ")", true
+	case ip != "":
+		return ip, true
+	case name != "":
+		return name + " (no address)", true
+	}
+	return "", false
+}
+
+// jsonMember is a pool member in the JSON plan's member_changes.
+type jsonMember struct {
+	Name      string `json:"name"`
+	IPAddress string `json:"ip_address"`
+}
+
+// jsonMembers is the member diff of one member list (SCHEMA.md
+// member_changes).
+type jsonMembers struct {
+	Path      []string     `json:"path"`
+	Added     []jsonMember `json:"added"`
+	Removed   []jsonMember `json:"removed"`
+	Unchanged int          `json:"unchanged"`
+}
+
+// memberChanges are the member diffs of a change's pool member lists: its
+// attribute changes, or on create the members it creates.
+func memberChanges(c *plan.Change) []jsonMembers {
+	var out []jsonMembers
+	for _, a := range c.Attributes {
+		if len(a.Path) > 0 && a.Path[len(a.Path)-1] == plan.PoolMembersField {
+			out = append(out, diffMembers(a.Path, a.Before, a.After))
+		}
+	}
+	if c.Before == nil && c.After != nil {
+		if l, ok := c.After.Properties[plan.PoolMembersField]; ok {
+			out = append(out, diffMembers([]string{"properties", plan.PoolMembersField}, nil, l))
+		}
+	}
+	return out
+}
+
+func diffMembers(path []string, before, after any) jsonMembers {
+	b, _ := before.([]any)
+	a, _ := after.([]any)
+	d := jsonMembers{Path: path, Added: []jsonMember{}, Removed: []jsonMember{}}
+	left := map[jsonMember]int{}
+	for _, m := range b {
+		left[jsonMemberOf(m)]++
+	}
+	for _, m := range a {
+		jm := jsonMemberOf(m)
+		if left[jm] > 0 {
+			left[jm]--
+			d.Unchanged++
+			continue
+		}
+		d.Added = append(d.Added, jm)
+	}
+	for _, m := range b {
+		if jm := jsonMemberOf(m); left[jm] > 0 {
+			left[jm]--
+			d.Removed = append(d.Removed, jm)
+		}
+	}
+	return d
+}
+
+func jsonMemberOf(v any) jsonMember {
+	m, _ := v.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	name, _ := m["name"].(string)
+	ip, _ := props["ipAddress"].(string)
+	return jsonMember{Name: name, IPAddress: ip}
+}
+
+// maxMembershipPools bounds the pools listed per membership note.
+const maxMembershipPools = 6
+
+// MembershipText names the pools in m and who keeps their members.
+func MembershipText(m plan.Membership) string {
+	var why string
+	switch m.Code {
+	case plan.MembershipVMs:
+		why = "managed by the nodes' VMs and scale sets (nodeIPConfiguration), not by azsvc"
+	case plan.MembershipServiceGateway:
+		why = "managed by ServiceGateway (podIP), not by azsvc"
+	case plan.MembershipNoNodes:
+		why = "not planned: no Nodes in the input (add Node manifests to -f, or use --from-cluster); Azure's stay"
+	case plan.MembershipNoEndpoints:
+		why = "not planned: no EndpointSlices in the input for these externalTrafficPolicy Local Services; Azure's stay"
+	case plan.MembershipKept:
+		why = "left as Azure holds them: no node qualifies, and CCM never empties such a pool"
+	case plan.MembershipNoVNet:
+		why = "not planned: azure.json has no vnetName, which members name"
+	default:
+		why = string(m.Code)
+	}
+	pools := m.Pools
+	more := ""
+	if len(pools) > maxMembershipPools {
+		more = fmt.Sprintf(" and %d more", len(pools)-maxMembershipPools)
+		pools = pools[:maxMembershipPools]
+	}
+	return strings.Join(pools, ", ") + more + ": " + why
+}
+
+func writeMembership(w *bufio.Writer, notes []plan.Membership, st style.Style) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Bold("Backend pool members:"))
+	for _, m := range notes {
+		for _, l := range style.Wrap("  "+MembershipText(m), style.Width, "    ") {
+			fmt.Fprintln(w, l)
+		}
+	}
+}
+
+func membershipMarkdown(b *strings.Builder, notes []plan.Membership) {
+	if len(notes) == 0 {
+		return
+	}
+	b.WriteString("\n#### Backend pool members\n\n")
+	for _, m := range notes {
+		writeWrapped(b, "- "+escapeText(MembershipText(m)), "  ")
+	}
+}
