@@ -132,7 +132,8 @@ func (k *kubeEnv) testSavedPlan(t *testing.T) {
 	ns := k.ns("saved")
 	k.shopFixtures(t, ns)
 	c := newCLI(t)
-	c.emulator = newEmulator(t)
+	// Slow writes keep the lease held long enough for watchLease to see it.
+	c.emulator = newEmulator(t, slowWrites(100*time.Millisecond))
 	file := filepath.Join(c.dir, "plan.json")
 	if res := c.run(k.args("plan", ns, "--out", file)...); res.code != exitOK {
 		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
@@ -379,6 +380,7 @@ func (k *kubeEnv) testErrors(t *testing.T) {
 	})
 	ca := filepath.Join(k.dir, "certs", "apiserver.crt")
 	shop := k.ns("shop")
+	k.waitAllowed(t, "narrow", "list", "services", shop)
 	tests := []struct {
 		name string
 		args []string
@@ -401,5 +403,31 @@ func (k *kubeEnv) testErrors(t *testing.T) {
 				t.Errorf("exit %d, want 1 with %q:\n%s", res.code, tt.want, res.stderr)
 			}
 		})
+	}
+}
+
+// waitAllowed waits until the API server's authorizer lets user verb
+// resource in ns: RBAC objects just created take effect only once its
+// informers have seen them, and a test run at once read "clusterrole not
+// found".
+func (k *kubeEnv) waitAllowed(t *testing.T, user, verb, resource, ns string) {
+	t.Helper()
+	review := map[string]any{"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview",
+		"spec": map[string]any{"user": user, "resourceAttributes": map[string]any{"verb": verb, "resource": resource, "namespace": ns}}}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var out struct {
+			Status struct {
+				Allowed bool `json:"allowed"`
+			} `json:"status"`
+		}
+		k.must(t, http.MethodPost, "/apis/authorization.k8s.io/v1/subjectaccessreviews", review, &out)
+		if out.Status.Allowed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still may not %s %s in %s after 30s", user, verb, resource, ns)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
