@@ -79,7 +79,7 @@ func poolID(cfg *cluster.Config, info *svcInfo, lbID plan.ID, f family) plan.ID 
 	return plan.ChildID(lbID, plan.KindBackendPool, name)
 }
 
-// fillPools plans the members of IP-based pools and returns the node
+// fill plans the members of IP-based pools and returns the node
 // addresses of every pool whose addresses are known: the destinations of
 // NSG rules with floating IP disabled. A pool missing from the result
 // keeps the BackendNodeIPs marker, resolved from what ARM holds. builtLBs
