@@ -15,6 +15,7 @@ package desired
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
@@ -35,13 +36,8 @@ type builder struct {
 	// into keys dominates Build's cost at 10,000 Services, so lookups of
 	// resources the builder made itself avoid it.
 	placed map[placeID]*plan.Resource
-	// pools are the backend pools placed, in placement order, and byPool
-	// indexes them; topo is the input's Nodes, nil without any
-	// (pools.go).
-	pools  []*poolSpec
-	byPool map[placeID]*poolSpec
-	topo   *topology
-	seen   *SeenLBs
+	rules  ruleMaker // rules.go
+	pools  *poolSet  // pools.go, multislb_nodes.go
 }
 
 const resourcesPerService = 6
@@ -116,10 +112,10 @@ func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*pla
 		scope:     plan.Scope{Cluster: cfg.ClusterName},
 		frontends: map[string]*frontendEntry{},
 		placed:    make(map[placeID]*plan.Resource, resourcesPerService*len(svcs)),
-		byPool:    map[placeID]*poolSpec{},
-		topo:      newTopology(opts.Topology, cfg.ResourceGroup),
-		seen:      opts.Seen,
+		pools: &poolSet{cfg: cfg, topo: newTopology(opts.Topology, cfg.ResourceGroup), seen: opts.Seen,
+			byID: map[placeID]*poolSpec{}},
 	}
+	b.rules = ruleMaker{cfg: cfg, placed: b.placed}
 	b.nsg = newNSGRules(cfg, b.sub, b.baseTags())
 	b.lbs = &lbPicker{cfg: cfg, ruleCount: map[string]int{}, vmSetLBs: map[string]string{},
 		exists: func(name string) bool {
@@ -145,7 +141,7 @@ func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*pla
 		}
 		b.addService(info)
 	}
-	b.nsg.finish(b.state, b.fillPools())
+	b.nsg.finish(b.state, b.pools.fill(func() map[string]bool { return lbConfigs(b.placed) }))
 	b.scope.LoadBalancerNames = b.lbs.managedLBNames()
 	if cfg.SecurityGroupName != "" {
 		b.scope.SecurityGroup = b.nsg.id.Key()
@@ -205,7 +201,7 @@ func (b *builder) addService(info *svcInfo) {
 	}
 	rules := make([][]*plan.Resource, len(info.families))
 	for i, f := range info.families {
-		rules[i] = b.rulesFor(info, f, lbID, choices[i].id)
+		rules[i] = b.rules.forFamily(info, f, lbID, choices[i].id)
 		if !b.checkConflicts(info, choices[i], rules[i]) {
 			return
 		}
@@ -249,6 +245,18 @@ func serviceRef(info *svcInfo) plan.ServiceRef {
 		}
 	}
 	return ref
+}
+
+// lbConfigs are the load balancers placed, lower-cased and without
+// "-internal": the multi-SLB configurations the build uses.
+func lbConfigs(placed map[placeID]*plan.Resource) map[string]bool {
+	lbs := map[string]bool{}
+	for k := range placed {
+		if k.kind == plan.KindLoadBalancer {
+			lbs[strings.ToLower(trimInternal(k.name))] = true
+		}
+	}
+	return lbs
 }
 
 func (b *builder) ensureLB(id plan.ID, svc string) {

@@ -64,7 +64,7 @@ func SeenFrom(observed *plan.State, cfg *cluster.Config, t *service.Topology) *S
 	return seen
 }
 
-// placeNodesOnLBs is reconcileMultipleStandardLoadBalancerBackendNodes run
+// placeNodesAmong is reconcileMultipleStandardLoadBalancerBackendNodes run
 // once over the whole node set (ccm-semantics §7.6): every configuration
 // starts with the nodes its load balancers hold, nodes gone from the set
 // leave, a node whose scale set is a configuration's primaryVMSet goes
@@ -72,35 +72,21 @@ func SeenFrom(observed *plan.State, cfg *cluster.Config, t *service.Topology) *S
 // still eligible for it, else goes to the eligible configuration (matching
 // nodeSelector, or without one when none matches) with the fewest nodes.
 // Only configurations whose load balancers exist or are being built take
-// nodes. Nodes are visited by name, CCM in informer order. The result maps
-// each configuration (lower-cased) to its nodes (lower-cased).
-func (b *builder) placeNodesOnLBs() map[string]map[string]bool {
-	if !b.cfg.MultiSLB() {
-		return nil
-	}
-	lbs := map[string]bool{}
-	for k := range b.placed {
-		if k.kind == plan.KindLoadBalancer {
-			lbs[strings.ToLower(trimInternal(k.name))] = true
-		}
-	}
-	return b.placeNodesAmong(lbs)
-}
-
-// placeNodesAmong places the nodes on the configurations of lbs, the
-// lower-cased names of the load balancers (without "-internal") the plan
-// builds; those ARM holds count too.
-func (b *builder) placeNodesAmong(lbs map[string]bool) map[string]map[string]bool {
-	configs := b.cfg.MultipleStandardLoadBalancerConfigurations
+// nodes: lbs, the lower-cased names of the load balancers (without
+// "-internal") the plan builds, and those ARM holds. Nodes are visited by
+// name, CCM in informer order. The result maps each configuration
+// (lower-cased) to its nodes (lower-cased).
+func (p *poolSet) placeNodesAmong(lbs map[string]bool) map[string]map[string]bool {
+	configs := p.cfg.MultipleStandardLoadBalancerConfigurations
 	active := make([]map[string]bool, len(configs))
 	for i, c := range configs {
 		active[i] = map[string]bool{}
-		if b.seen != nil {
-			maps.Copy(active[i], b.seen.Nodes[strings.ToLower(c.Name)])
+		if p.seen != nil {
+			maps.Copy(active[i], p.seen.Nodes[strings.ToLower(c.Name)])
 		}
 	}
 	inSet := map[string]*nodeFacts{}
-	for _, n := range b.topo.nodes {
+	for _, n := range p.topo.nodes {
 		if n.inSet {
 			inSet[strings.ToLower(n.name)] = n
 		}
@@ -115,21 +101,21 @@ func (b *builder) placeNodesAmong(lbs map[string]bool) map[string]map[string]boo
 			current[name] = i
 		}
 	}
-	if b.seen != nil {
-		for n := range b.seen.Names {
+	if p.seen != nil {
+		for n := range p.seen.Names {
 			lbs[trimInternal(n)] = true
 		}
 	}
 	exists := func(config string) bool { return lbs[strings.ToLower(config)] }
 	byPrimary := map[string]bool{}
-	for _, n := range b.topo.nodes {
-		if n.inSet && b.placeByPrimaryVMSet(n, active, current, exists) {
+	for _, n := range p.topo.nodes {
+		if n.inSet && p.placeByPrimaryVMSet(n, active, current, exists) {
 			byPrimary[strings.ToLower(n.name)] = true
 		}
 	}
-	for _, n := range b.topo.nodes {
+	for _, n := range p.topo.nodes {
 		if n.inSet && !byPrimary[strings.ToLower(n.name)] {
-			b.placeBySelector(n, active, current, exists)
+			p.placeBySelector(n, active, current, exists)
 		}
 	}
 	out := make(map[string]map[string]bool, len(configs))
@@ -140,12 +126,12 @@ func (b *builder) placeNodesAmong(lbs map[string]bool) map[string]map[string]boo
 }
 
 // placeByPrimaryVMSet is accommodateNodesByPrimaryVMSet for one node.
-func (b *builder) placeByPrimaryVMSet(n *nodeFacts, active []map[string]bool, current map[string]int, exists func(string) bool) bool {
+func (p *poolSet) placeByPrimaryVMSet(n *nodeFacts, active []map[string]bool, current map[string]int, exists func(string) bool) bool {
 	if n.vmSet == "" {
 		return false
 	}
 	name := strings.ToLower(n.name)
-	for i, c := range b.cfg.MultipleStandardLoadBalancerConfigurations {
+	for i, c := range p.cfg.MultipleStandardLoadBalancerConfigurations {
 		if !strings.EqualFold(c.PrimaryVMSet, n.vmSet) {
 			continue
 		}
@@ -164,8 +150,8 @@ func (b *builder) placeByPrimaryVMSet(n *nodeFacts, active []map[string]bool, cu
 }
 
 // placeBySelector is accommodateNodesByNodeSelector for one node.
-func (b *builder) placeBySelector(n *nodeFacts, active []map[string]bool, current map[string]int, exists func(string) bool) {
-	configs := b.cfg.MultipleStandardLoadBalancerConfigurations
+func (p *poolSet) placeBySelector(n *nodeFacts, active []map[string]bool, current map[string]int, exists func(string) bool) {
+	configs := p.cfg.MultipleStandardLoadBalancerConfigurations
 	var eligible []int
 	for i, c := range configs {
 		if !emptySelector(c.NodeSelector) && c.NodeSelector.Matches(n.labels) && exists(c.Name) {
@@ -212,12 +198,12 @@ func SamePlacement(state *plan.State, cfg *cluster.Config, t *service.Topology, 
 	if seen == nil || !cfg.MultiSLB() {
 		return true
 	}
-	b := &builder{cfg: cfg, topo: newTopology(t, cfg.ResourceGroup), seen: seen}
+	p := &poolSet{cfg: cfg, topo: newTopology(t, cfg.ResourceGroup), seen: seen}
 	lbs := map[string]bool{}
 	for _, lb := range state.OfKind(plan.KindLoadBalancer) {
 		lbs[strings.ToLower(trimInternal(lb.Name()))] = true
 	}
-	placed := b.placeNodesAmong(lbs)
+	placed := p.placeNodesAmong(lbs)
 	for _, pool := range state.OfKind(plan.KindBackendPool) {
 		list, ok := pool.Properties[plan.PoolMembersField].([]any)
 		lbID, _ := pool.ID.ParentID()
@@ -229,7 +215,7 @@ func SamePlacement(state *plan.State, cfg *cluster.Config, t *service.Topology, 
 		if strings.HasSuffix(name, "-ipv6") {
 			f = ipv6
 		}
-		want, _ := b.poolMembers(&poolSpec{lbName: lbID.Name(), family: f}, placed)
+		want, _ := p.members(&poolSpec{lbName: lbID.Name(), family: f}, placed)
 		if len(want) != len(list) {
 			return false
 		}

@@ -29,38 +29,72 @@ type poolSpec struct {
 	local string
 }
 
+// poolSet is the backend pools a build places, in placement order, and
+// what fills IP-based ones: the input's Nodes (topo, nil without any) and
+// the multi-SLB placement of those nodes (multislb_nodes.go).
+type poolSet struct {
+	cfg   *cluster.Config
+	topo  *topology
+	seen  *SeenLBs
+	specs []*poolSpec
+	byID  map[placeID]*poolSpec
+}
+
 // ensurePool creates the family's backend pool whether or not a rule uses
 // it: CCM creates the pools of every family in spec.ipFamilies (§7.3 1.5).
 func (b *builder) ensurePool(info *svcInfo, lbID plan.ID, f family) *poolSpec {
-	id := b.poolID(info, lbID, f)
+	id := poolID(b.cfg, info, lbID, f)
 	pk := placeKey(id)
-	spec, ok := b.byPool[pk]
+	spec, ok := b.pools.byID[pk]
 	if !ok {
 		res := b.put(&plan.Resource{ID: id, Properties: map[string]any{}, Owned: true})
 		spec = &poolSpec{res: res, key: res.Key(), lbName: lbID.Name(), family: f}
 		if b.cfg.MultiSLB() && info.etpLocal {
 			spec.local = info.key
 		}
-		b.byPool[pk] = spec
-		b.pools = append(b.pools, spec)
+		b.pools.add(pk, spec)
 	}
 	spec.res.AddService(info.key)
 	return spec
 }
 
-// fillPools plans the members of IP-based pools and returns the node
+func (p *poolSet) add(id placeID, spec *poolSpec) {
+	p.byID[id] = spec
+	p.specs = append(p.specs, spec)
+}
+
+// poolID is the cluster pool of the family (cluster / cluster-IPv6), or the
+// per-Service pool of an ETP Local Service under multi-SLB (§2.2).
+func poolID(cfg *cluster.Config, info *svcInfo, lbID plan.ID, f family) plan.ID {
+	name := cfg.ClusterName
+	if f == ipv6 {
+		name += ipv6Suffix
+	}
+	if cfg.MultiSLB() && info.etpLocal {
+		name = strings.ToLower(strings.ReplaceAll(info.key, "/", "-"))
+		if f == ipv6 {
+			name += "-ipv6"
+		}
+	}
+	return plan.ChildID(lbID, plan.KindBackendPool, name)
+}
+
+// fill plans the members of IP-based pools and returns the node
 // addresses of every pool whose addresses are known: the destinations of
 // NSG rules with floating IP disabled. A pool missing from the result
-// keeps the BackendNodeIPs marker, resolved from what ARM holds.
-func (b *builder) fillPools() map[plan.Key][]string {
-	if b.topo == nil || len(b.pools) == 0 {
+// keeps the BackendNodeIPs marker, resolved from what ARM holds. builtLBs
+// are the lower-cased configurations (load balancer names without
+// "-internal") the build placed; it is called only when multi-SLB node
+// placement needs them.
+func (p *poolSet) fill(builtLBs func() map[string]bool) map[plan.Key][]string {
+	if p.topo == nil || len(p.specs) == 0 {
 		return nil
 	}
 	switch {
-	case strings.EqualFold(b.cfg.BackendPoolType, cluster.PoolNodeIP):
-		return b.fillNodeIPPools()
-	case strings.EqualFold(b.cfg.BackendPoolType, cluster.PoolNodeIPConfiguration) && b.cfg.Standard():
-		return b.nicPoolIPs()
+	case strings.EqualFold(p.cfg.BackendPoolType, cluster.PoolNodeIP):
+		return p.fillNodeIPPools(builtLBs)
+	case strings.EqualFold(p.cfg.BackendPoolType, cluster.PoolNodeIPConfiguration) && p.cfg.Standard():
+		return p.nicPoolIPs()
 	}
 	// Basic SKU NIC pools hold the nodes of one VM set each, which only
 	// ARM knows; podIP pools are ServiceGateway's.
@@ -76,19 +110,22 @@ func (b *builder) fillPools() map[plan.Key][]string {
 // so the pool CCM leaves holds them. Under multi-SLB a cluster pool holds
 // the nodes placed on its load balancer, a Local Service's pool the nodes
 // running its endpoints.
-func (b *builder) fillNodeIPPools() map[plan.Key][]string {
-	if strings.TrimSpace(b.cfg.VnetName) == "" {
+func (p *poolSet) fillNodeIPPools(builtLBs func() map[string]bool) map[plan.Key][]string {
+	if strings.TrimSpace(p.cfg.VnetName) == "" {
 		return nil // getVnetResourceID needs it; Membership says why nothing is planned
 	}
-	placed := b.placeNodesOnLBs()
+	var placed map[string]map[string]bool
+	if p.cfg.MultiSLB() {
+		placed = p.placeNodesAmong(builtLBs())
+	}
 	out := map[plan.Key][]string{}
-	vnet := b.memberVNet()
-	for _, p := range b.pools {
-		members, ok := b.poolMembers(p, placed)
+	vnet := memberVNet(p.cfg)
+	for _, spec := range p.specs {
+		members, ok := p.members(spec, placed)
 		if !ok {
 			continue
 		}
-		if len(members) == 0 && !b.cfg.MultiSLB() {
+		if len(members) == 0 && !p.cfg.MultiSLB() {
 			// removeNodeIPAddressesFromBackendPool keeps a single-SLB pool
 			// as it is rather than empty it: ARM's members stay, and so do
 			// the NSG destinations read from them.
@@ -98,7 +135,7 @@ func (b *builder) fillNodeIPPools() map[plan.Key][]string {
 		ips := make([]string, 0, len(members))
 		seen := make(map[string]bool, len(members))
 		for _, n := range members {
-			ip := n.first.of(p.family)
+			ip := n.first.of(spec.family)
 			if seen[plan.CanonicalIP(ip)] {
 				continue // hasIPAddressInBackendPool: an address joins once
 			}
@@ -106,37 +143,37 @@ func (b *builder) fillNodeIPPools() map[plan.Key][]string {
 			list = append(list, map[string]any{"name": n.name, "properties": map[string]any{"ipAddress": ip}})
 			ips = append(ips, plan.CanonicalIP(ip))
 		}
-		p.res.Properties[plan.PoolMembersField] = list
+		spec.res.Properties[plan.PoolMembersField] = list
 		if len(list) > 0 {
-			p.res.Properties["virtualNetwork"] = map[string]any{"id": vnet}
+			spec.res.Properties["virtualNetwork"] = map[string]any{"id": vnet}
 		}
 		sort.Strings(ips)
-		out[p.key] = ips
+		out[spec.key] = ips
 	}
 	return out
 }
 
-// poolMembers are the nodes pool p holds, sorted by name; false when they
+// members are the nodes pool spec holds, sorted by name; false when they
 // cannot be told (a Local pool without EndpointSlice input).
-func (b *builder) poolMembers(p *poolSpec, placed map[string]map[string]bool) ([]*nodeFacts, bool) {
+func (p *poolSet) members(spec *poolSpec, placed map[string]map[string]bool) ([]*nodeFacts, bool) {
 	var active map[string]bool // nil: every node of the set
 	switch {
-	case p.local != "":
-		if !b.topo.slicesKnown {
+	case spec.local != "":
+		if !p.topo.slicesKnown {
 			return nil, false
 		}
 		// No EndpointSlice at all leaves getLocalServiceEndpointsNodeNames
 		// nil, and EnsureHostsInPool then takes every node.
-		active = b.topo.endpointNodes[p.local]
-	case b.cfg.MultiSLB():
-		active = placed[strings.ToLower(trimInternal(p.lbName))]
+		active = p.topo.endpointNodes[spec.local]
+	case p.cfg.MultiSLB():
+		active = placed[strings.ToLower(trimInternal(spec.lbName))]
 		if active == nil {
 			active = map[string]bool{}
 		}
 	}
 	var out []*nodeFacts
-	for _, n := range b.topo.nodes {
-		if !n.inSet || n.controlPlane || n.first.of(p.family) == "" {
+	for _, n := range p.topo.nodes {
+		if !n.inSet || n.controlPlane || n.first.of(spec.family) == "" {
 			continue
 		}
 		if active != nil && !active[strings.ToLower(n.name)] {
@@ -152,10 +189,10 @@ func (b *builder) poolMembers(p *poolSpec, placed map[string]map[string]bool) ([
 // EnsureHostsInPool): the node set without excluded nodes, nor control
 // plane nodes when excludeMasterFromStandardLB. GetBackendPrivateIPs then
 // lists every InternalIP of those nodes, by family.
-func (b *builder) nicPoolIPs() map[plan.Key][]string {
+func (p *poolSet) nicPoolIPs() map[plan.Key][]string {
 	var byFamily [2][]string
-	for _, n := range b.topo.nodes {
-		if !n.inSet || n.excluded || n.controlPlane && *b.cfg.ExcludeMasterFromStandardLB {
+	for _, n := range p.topo.nodes {
+		if !n.inSet || n.excluded || n.controlPlane && *p.cfg.ExcludeMasterFromStandardLB {
 			continue
 		}
 		for i := range byFamily {
@@ -168,20 +205,20 @@ func (b *builder) nicPoolIPs() map[plan.Key][]string {
 		byFamily[i] = plan.SortedUnique(byFamily[i])
 	}
 	out := map[plan.Key][]string{}
-	for _, p := range b.pools {
-		out[p.key] = byFamily[famIndex(p.family)]
+	for _, spec := range p.specs {
+		out[spec.key] = byFamily[famIndex(spec.family)]
 	}
 	return out
 }
 
 // memberVNet is getVnetResourceID: the cluster's VNet, in subscriptionId
 // (not networkResourceSubscriptionID, which CCM does not use here).
-func (b *builder) memberVNet() string {
-	sub := b.cfg.SubscriptionID
-	if b.cfg.Subscription != "" {
-		sub = b.cfg.Subscription
+func memberVNet(cfg *cluster.Config) string {
+	sub := cfg.SubscriptionID
+	if cfg.Subscription != "" {
+		sub = cfg.Subscription
 	}
-	return plan.NewID(sub, b.cfg.VnetRG(), plan.KindVirtualNetwork, b.cfg.VnetName).String()
+	return plan.NewID(sub, cfg.VnetRG(), plan.KindVirtualNetwork, cfg.VnetName).String()
 }
 
 func trimInternal(lb string) string {

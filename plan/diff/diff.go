@@ -24,6 +24,7 @@ type Result struct {
 	conflicts map[plan.Key]bool
 	unfocused int
 	nodeIPs   map[string]bool // poolIPs, built on first use
+	markers   markers
 }
 
 // Diff compares res.Desired with res.Observed.
@@ -39,6 +40,7 @@ func Diff(res *resolve.Resolved) (*Result, error) {
 	for k := range res.Conflicts {
 		d.conflicts[k] = true
 	}
+	d.markers = markers{wanted: res.Wanted, observed: res.Observed, changes: d.changes}
 	desired := plan.NewIndex(res.Desired).Entries
 	var copying []plan.Entry
 	for _, e := range desired {
@@ -54,7 +56,9 @@ func Diff(res *resolve.Resolved) (*Result, error) {
 		d.changes[k] = deletion(got, services)
 	}
 	d.blockDependents()
-	d.settle()
+	s := settler{res: res, changes: d.changes, blocked: &d.blocked, markers: d.markers}
+	s.settle()
+	d.noop += s.noop
 	for _, e := range copying {
 		d.diffOne(e.Key, e.R)
 	}
@@ -70,7 +74,7 @@ func deletion(r *plan.Resource, services []string) *plan.Change {
 
 // diffOne plans one desired resource.
 func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
-	want = d.resolveMarkers(want)
+	want = d.markers.resolve(want)
 	got, exists := d.res.Observed.Get(key)
 	if !exists {
 		reason := plan.ReasonServiceAdded

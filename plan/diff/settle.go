@@ -5,7 +5,22 @@ import (
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/resolve"
 )
+
+// settler settles the deletes and replaces of a diff against what still
+// references them (settle). It edits the diff's changes and blocked
+// entries in place.
+type settler struct {
+	res     *resolve.Resolved
+	changes map[plan.Key]*plan.Change
+	blocked *plan.Blocks
+	markers markers
+	// noop is what settling adds to the count of desired resources already
+	// as wanted: a replace forced on one takes it away, a replace blocked
+	// gives it back.
+	noop int
+}
 
 // settle makes replacements consistent with ARM's reference rules, to a
 // fixpoint (resolve settled the removals already):
@@ -15,18 +30,18 @@ import (
 //     re-created (ccm-semantics §8 "Deletion");
 //   - a replace something that stays still references is blocked
 //     (ARM's "in use" errors, arm-rules §2.1).
-func (d *Result) settle() {
+func (s *settler) settle() {
 	for changed := true; changed; {
 		changed = false
-		for _, k := range slices.Sorted(maps.Keys(d.changes)) {
-			c := d.changes[k]
+		for _, k := range slices.Sorted(maps.Keys(s.changes)) {
+			c := s.changes[k]
 			if c == nil || !c.Has(plan.ActionDelete) {
 				continue
 			}
-			if _, removal := d.res.Remove[k]; removal && !c.IsReplace() {
+			if _, removal := s.res.Remove[k]; removal && !c.IsReplace() {
 				continue
 			}
-			if d.settleReferrers(c) {
+			if s.settleReferrers(c) {
 				changed = true
 			}
 		}
@@ -35,27 +50,27 @@ func (d *Result) settle() {
 
 // settleReferrers handles every observed resource that references the
 // deleted or replaced c. It reports whether it changed anything.
-func (d *Result) settleReferrers(c *plan.Change) bool {
+func (s *settler) settleReferrers(c *plan.Change) bool {
 	target := c.Key()
-	for _, rk := range d.res.Observed.Referrers(target) {
-		if rc := d.changes[rk]; rc != nil && rc.Has(plan.ActionDelete) {
+	for _, rk := range s.res.Observed.Referrers(target) {
+		if rc := s.changes[rk]; rc != nil && rc.Has(plan.ActionDelete) {
 			continue
 		}
-		if d.dropsReference(rk, target) || d.parentDeleted(rk) {
+		if s.dropsReference(rk, target) || s.parentDeleted(rk) {
 			continue
 		}
-		ref, _ := d.res.Observed.Get(rk)
-		want, desired := d.res.Desired.Get(rk)
-		own := d.res.Ownership(rk)
+		ref, _ := s.res.Observed.Get(rk)
+		want, desired := s.res.Desired.Get(rk)
+		own := s.res.Ownership(rk)
 		switch {
 		case !(desired && own.Managed) && ref.Kind() == plan.KindPrivateEndpoint && c.ID().Kind == plan.KindPrivateLinkService:
 			continue // its connection goes with the PLS (ccm-semantics §8 "Deletion")
 		case desired && own.Managed && c.IsReplace():
-			d.replaceWith(rk, ref, d.resolveMarkers(want), target)
+			s.replaceWith(rk, ref, s.markers.resolve(want), target)
 		case !desired && own.Managed && ref.Kind() == plan.KindPrivateLinkService:
-			d.changes[rk] = deletion(ref, append(append([]string(nil), own.Services...), c.Services...))
+			s.changes[rk] = deletion(ref, append(append([]string(nil), own.Services...), c.Services...))
 		default:
-			d.blockChange(c, ref.ID.Address())
+			s.blockChange(c, ref.ID.Address())
 		}
 		return true
 	}
@@ -65,8 +80,8 @@ func (d *Result) settleReferrers(c *plan.Change) bool {
 // dropsReference reports whether the planned change of rk no longer
 // references target: an update that drops a reference runs before the
 // delete of what it referenced (DESIGN.md "Order").
-func (d *Result) dropsReference(rk, target plan.Key) bool {
-	rc := d.changes[rk]
+func (s *settler) dropsReference(rk, target plan.Key) bool {
+	rc := s.changes[rk]
 	if rc == nil || rc.After == nil || rc.IsReplace() {
 		return false
 	}
@@ -78,8 +93,8 @@ func (d *Result) dropsReference(rk, target plan.Key) bool {
 	return true
 }
 
-func (d *Result) parentDeleted(k plan.Key) bool {
-	r, ok := d.res.Observed.Get(k)
+func (s *settler) parentDeleted(k plan.Key) bool {
+	r, ok := s.res.Observed.Get(k)
 	if !ok {
 		return false
 	}
@@ -87,73 +102,30 @@ func (d *Result) parentDeleted(k plan.Key) bool {
 	if !ok {
 		return false
 	}
-	pc := d.changes[pid.Key()]
+	pc := s.changes[pid.Key()]
 	return pc != nil && pc.Has(plan.ActionDelete)
 }
 
-func (d *Result) replaceWith(k plan.Key, before, after *plan.Resource, cause plan.Key) {
-	c := d.changes[k]
+func (s *settler) replaceWith(k plan.Key, before, after *plan.Resource, cause plan.Key) {
+	c := s.changes[k]
 	if c == nil {
-		d.noop--
+		s.noop--
 		c = &plan.Change{Before: before, Services: after.Services}
-		d.changes[k] = c
+		s.changes[k] = c
 	}
 	c.Actions, c.After, c.Reason, c.Cause = []plan.Action{plan.ActionDelete, plan.ActionCreate}, after, plan.ReasonRequiresReplacement, cause
 }
 
 // blockChange withdraws a delete or replace that cannot run because user,
 // which stays, still references the resource; the resource stays as it is.
-func (d *Result) blockChange(c *plan.Change, user string) {
+func (s *settler) blockChange(c *plan.Change, user string) {
 	code := plan.BlockDeleteInUse
 	if c.IsReplace() {
 		code = plan.BlockReplaceInUse
 	}
-	d.blocked.Add(plan.Blocked{Address: c.ID().Address(), Code: code, Other: user, Services: c.Services})
-	delete(d.changes, c.Key())
+	s.blocked.Add(plan.Blocked{Address: c.ID().Address(), Code: code, Other: user, Services: c.Services})
+	delete(s.changes, c.Key())
 	if c.Before != nil && c.After != nil {
-		d.noop++
+		s.noop++
 	}
-}
-
-// resolveMarkers returns want with AfterApply markers replaced by values
-// already known: the desired source's value, else the observed source's
-// value when the source is neither created nor re-created by this plan
-// (DESIGN.md "Values only Azure can assign").
-func (d *Result) resolveMarkers(want *plan.Resource) *plan.Resource {
-	if !plan.HasMarker(want.Properties) {
-		return want
-	}
-	w := want.Clone()
-	w.Properties = plan.MapLeaves(w.Properties, d.resolveLeaf).(map[string]any)
-	plan.Normalize(w)
-	return w
-}
-
-func (d *Result) resolveLeaf(v any) any {
-	if _, _, byAddr := plan.ParsePublicIPByAddress(v); byAddr {
-		return v // not found by resolve: the Service fails
-	}
-	if src, field, ok := plan.UnknownSource(v); ok {
-		if val, ok := d.knownValue(src, field); ok {
-			return val
-		}
-	}
-	return v
-}
-
-func (d *Result) knownValue(src plan.Key, field string) (any, bool) {
-	if c := d.changes[src]; c != nil && c.Has(plan.ActionCreate) {
-		return nil, false
-	}
-	if w, ok := d.res.Wanted.Get(src); ok {
-		if v, ok := w.Properties[field]; ok && v != nil && !plan.IsUnknown(v) {
-			return v, true
-		}
-	}
-	if o, ok := d.res.Observed.Get(src); ok {
-		if v, ok := o.Properties[field].(string); ok && v != "" {
-			return v, true
-		}
-	}
-	return nil, false
 }

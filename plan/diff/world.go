@@ -45,7 +45,7 @@ func (d *Result) Desired(k plan.Key) (*plan.Resource, bool) {
 	if !ok {
 		return nil, false
 	}
-	return d.resolveMarkers(r), true
+	return d.markers.resolve(r), true
 }
 
 // DesiredChildren are the planned inline children of parent.
@@ -53,7 +53,7 @@ func (d *Result) DesiredChildren(parent plan.Key) []*plan.Resource {
 	var out []*plan.Resource
 	for _, e := range plan.NewIndex(d.res.Desired).Entries {
 		if pid, ok := e.R.ID.ParentID(); ok && pid.Key() == parent && e.R.Kind().Inline() && !d.conflicts[e.Key] {
-			out = append(out, d.resolveMarkers(e.R))
+			out = append(out, d.markers.resolve(e.R))
 		}
 	}
 	return out

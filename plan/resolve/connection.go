@@ -6,7 +6,23 @@ import (
 	"github.com/azsvc/azsvc/plan"
 )
 
-// settleEndpoints decides, against ARM, what the desired private endpoints
+// endpoints settles the private endpoints, their connections to private
+// link services and the private DNS zones and links that name them
+// against ARM (this file and dns.go). Its verdicts go into out.
+type endpoints struct {
+	out     *Resolved
+	wanted  *plan.State // the shared desired state, as Services want it
+	desList []plan.Entry
+	obs     *plan.Index
+	own     map[plan.Key]Ownership
+	cluster string
+	// used are the desired DNS zones and links existing ones serve, and
+	// usedObserved those existing links (dns.go): placeDesired leaves the
+	// used ones out.
+	used, usedObserved map[plan.Key]bool
+}
+
+// settle decides, against ARM, what the desired private endpoints
 // need besides their bodies:
 //   - an endpoint whose subnet does not exist, or whose PLS does not let
 //     its subscription see it (ARM refuses the connection, arm-rules §7.3),
@@ -17,65 +33,65 @@ import (
 //     or will be, Pending, and only through a PLS azsvc manages; it is
 //     addressed by the connection's ARM name once ARM has named it;
 //   - the connections left Pending are listed in Awaiting.
-func (r *resolver) settleEndpoints() {
+func (ep *endpoints) settle() {
 	approvals := map[plan.Key]bool{} // endpoints an approval is kept for
-	for _, e := range r.desList {
+	for _, e := range ep.desList {
 		switch e.R.Kind() {
 		case plan.KindPrivateEndpoint:
-			r.checkEndpoint(e.Key)
+			ep.check(e.Key)
 		case plan.KindPLSConnection:
-			if pe, ok := r.settleApproval(e.Key); ok {
+			if pe, ok := ep.settleApproval(e.Key); ok {
 				approvals[pe] = true
 			}
 		}
 	}
-	for _, e := range r.desList {
+	for _, e := range ep.desList {
 		if e.R.Kind() != plan.KindPrivateEndpoint || approvals[e.Key] {
 			continue
 		}
-		if want, ok := r.out.Desired.Get(e.Key); ok {
-			r.noteAwaiting(want)
+		if want, ok := ep.out.Desired.Get(e.Key); ok {
+			ep.noteAwaiting(want)
 		}
 	}
 }
 
-// checkEndpoint blocks an endpoint ARM would refuse and settles how it
+// check blocks an endpoint ARM would refuse and settles how it
 // names its PLS.
-func (r *resolver) checkEndpoint(k plan.Key) {
-	want, ok := r.out.Desired.Get(k)
+func (ep *endpoints) check(k plan.Key) {
+	want, ok := ep.out.Desired.Get(k)
 	if !ok {
 		return
 	}
 	view := plan.AsPrivateEndpoint(want)
 	if sid, err := plan.ParseID(view.SubnetID()); err == nil {
-		if _, exists := r.obs.Get(sid.Key()); !exists {
-			r.withdraw(k, plan.Blocked{Address: want.ID.Address(), Code: plan.BlockSubnetMissing, Services: want.Services,
+		if _, exists := ep.obs.Get(sid.Key()); !exists {
+			ep.withdraw(k, plan.Blocked{Address: want.ID.Address(), Code: plan.BlockSubnetMissing, Services: want.Services,
 				Value: sid.Name(), Other: sid.Names[0], Group: sid.ResourceGroup})
 			return
 		}
 	}
-	pls, plsKey := r.plsOf(view.Target())
+	pls, plsKey := ep.plsOf(view.Target())
 	if pls != nil && !visibleTo(pls, want.ID.Subscription) {
-		r.withdraw(k, plan.Blocked{Address: want.ID.Address(), Code: plan.BlockNotVisible, Services: want.Services,
+		ep.withdraw(k, plan.Blocked{Address: want.ID.Address(), Code: plan.BlockNotVisible, Services: want.Services,
 			Other: plsKey.Address(), Value: want.ID.Subscription})
 		return
 	}
-	got, exists := r.obs.Get(k)
+	got, exists := ep.obs.Get(k)
 	if !exists || plsKey == "" {
 		return
 	}
 	observed := plan.AsPrivateEndpoint(got).Target()
 	if s, isString := observed.(string); isString && view.ConnectionList() == plan.AsPrivateEndpoint(got).ConnectionList() {
-		if _, gotKey := r.plsOf(s); gotKey == plsKey {
-			r.out.Desired.PutKey(k, withTarget(want, s))
+		if _, gotKey := ep.plsOf(s); gotKey == plsKey {
+			ep.out.Desired.PutKey(k, withTarget(want, s))
 		}
 	}
 }
 
 // withdraw blocks the desired resource k: it is not written.
-func (r *resolver) withdraw(k plan.Key, b plan.Blocked) {
-	r.conflict(k, b)
-	r.out.Desired.Delete(k)
+func (ep *endpoints) withdraw(k plan.Key, b plan.Blocked) {
+	ep.out.conflict(k, b)
+	ep.out.Desired.Delete(k)
 }
 
 // withTarget returns want naming its PLS by target.
@@ -93,7 +109,7 @@ func withTarget(want *plan.Resource, target string) *plan.Resource {
 // source of an alias marker, an ID, or an alias ARM reported. The resource
 // is the desired one when azsvc writes it, else the observed one; nil when
 // neither is known.
-func (r *resolver) plsOf(target any) (*plan.Resource, plan.Key) {
+func (ep *endpoints) plsOf(target any) (*plan.Resource, plan.Key) {
 	var k plan.Key
 	switch t := target.(type) {
 	case string:
@@ -101,7 +117,7 @@ func (r *resolver) plsOf(target any) (*plan.Resource, plan.Key) {
 			k = id.Key()
 			break
 		}
-		for _, e := range r.obs.OfKind(plan.KindPrivateLinkService) {
+		for _, e := range ep.obs.OfKind(plan.KindPrivateLinkService) {
 			if a := plan.AsPrivateLinkService(e.R).Alias(); a != "" && strings.EqualFold(a, t) {
 				k = e.Key
 			}
@@ -112,10 +128,10 @@ func (r *resolver) plsOf(target any) (*plan.Resource, plan.Key) {
 	if k == "" {
 		return nil, ""
 	}
-	if want, ok := r.out.Desired.Get(k); ok {
+	if want, ok := ep.out.Desired.Get(k); ok {
 		return want, k
 	}
-	if got, ok := r.obs.Get(k); ok {
+	if got, ok := ep.obs.Get(k); ok {
 		return got, k
 	}
 	return nil, k
@@ -146,8 +162,8 @@ func containsFold(list []string, s string) bool {
 // PLS's subscription or one it auto-approves are Approved, others
 // Pending). A rejected or removed connection counts as new: the diff
 // re-creates its endpoint. "" when the PLS is unknown.
-func (r *resolver) status(want *plan.Resource) (status string, current bool) {
-	if got, ok := r.obs.Get(want.Key()); ok && kept(want, got) {
+func (ep *endpoints) status(want *plan.Resource) (status string, current bool) {
+	if got, ok := ep.obs.Get(want.Key()); ok && kept(want, got) {
 		if v := plan.AsPrivateEndpoint(got); !v.Lost() && v.Status() != "" {
 			return v.Status(), true
 		}
@@ -156,7 +172,7 @@ func (r *resolver) status(want *plan.Resource) (status string, current bool) {
 	if view.ConnectionList() == plan.ManualConnections {
 		return plan.ConnectionPending, false
 	}
-	pls, _ := r.plsOf(view.Target())
+	pls, _ := ep.plsOf(view.Target())
 	switch {
 	case pls == nil:
 		return "", false
@@ -169,32 +185,32 @@ func (r *resolver) status(want *plan.Resource) (status string, current bool) {
 
 // settleApproval keeps the desired approval k when its connection needs
 // one and azsvc may give it; it returns the endpoint approved.
-func (r *resolver) settleApproval(k plan.Key) (plan.Key, bool) {
-	c, ok := r.out.Desired.Get(k)
+func (ep *endpoints) settleApproval(k plan.Key) (plan.Key, bool) {
+	c, ok := ep.out.Desired.Get(k)
 	if !ok {
 		return "", false
 	}
 	peKey := plan.KeyOf(plan.RefID(c.Properties["privateEndpoint"]))
-	pe, ok := r.out.Desired.Get(peKey)
+	pe, ok := ep.out.Desired.Get(peKey)
 	if !ok {
-		r.out.Desired.Delete(k) // the endpoint is blocked, and says why
+		ep.out.Desired.Delete(k) // the endpoint is blocked, and says why
 		return "", false
 	}
 	plsKey, _ := k.Parent()
-	if why, managed := r.plsManaged(plsKey); !managed {
-		r.withdraw(k, plan.Blocked{Address: c.ID.Address(), Code: plan.BlockNotManaged, Services: c.Services, Why: why})
+	if why, managed := ep.plsManaged(plsKey); !managed {
+		ep.withdraw(k, plan.Blocked{Address: c.ID.Address(), Code: plan.BlockNotManaged, Services: c.Services, Why: why})
 		return "", false
 	}
-	if status, _ := r.status(pe); !strings.EqualFold(status, plan.ConnectionPending) {
-		r.out.Desired.Delete(k)
+	if status, _ := ep.status(pe); !strings.EqualFold(status, plan.ConnectionPending) {
+		ep.out.Desired.Delete(k)
 		return "", false
 	}
-	if got, ok := r.obs.Get(plsKey); ok {
+	if got, ok := ep.obs.Get(plsKey); ok {
 		if name, _, found := plan.AsPrivateLinkService(got).ConnectionOf(peKey); found && !strings.EqualFold(name, c.Name()) {
 			named := c.Clone()
 			named.ID = plan.ChildID(got.ID, plan.KindPLSConnection, name)
-			r.out.Desired.Delete(k)
-			r.out.Desired.Put(named)
+			ep.out.Desired.Delete(k)
+			ep.out.Desired.Put(named)
 		}
 	}
 	return peKey, true
@@ -202,20 +218,20 @@ func (r *resolver) settleApproval(k plan.Key) (plan.Key, bool) {
 
 // plsManaged reports whether azsvc manages the PLS k: it writes it, or
 // ownership rules say it may (ccm-semantics §2.4).
-func (r *resolver) plsManaged(k plan.Key) (plan.Unmanaged, bool) {
-	if _, ok := r.out.Desired.Get(k); ok {
+func (ep *endpoints) plsManaged(k plan.Key) (plan.Unmanaged, bool) {
+	if _, ok := ep.out.Desired.Get(k); ok {
 		return plan.Unmanaged{}, true
 	}
-	if _, ok := r.obs.Get(k); ok {
-		own := r.own[k]
+	if _, ok := ep.obs.Get(k); ok {
+		own := ep.own[k]
 		return own.Why, own.Managed
 	}
-	return plan.Unmanaged{Code: plan.UnmanagedUntagged, Value: r.scope.Cluster}, false
+	return plan.Unmanaged{Code: plan.UnmanagedUntagged, Value: ep.cluster}, false
 }
 
 // noteAwaiting lists the endpoint when its connection stays Pending.
-func (r *resolver) noteAwaiting(pe *plan.Resource) {
-	status, current := r.status(pe)
+func (ep *endpoints) noteAwaiting(pe *plan.Resource) {
+	status, current := ep.status(pe)
 	if !strings.EqualFold(status, plan.ConnectionPending) {
 		return
 	}
@@ -224,12 +240,12 @@ func (r *resolver) noteAwaiting(pe *plan.Resource) {
 		a.Status = status
 	}
 	target := plan.AsPrivateEndpoint(pe).Target()
-	if _, k := r.plsOf(target); k != "" {
+	if _, k := ep.plsOf(target); k != "" {
 		a.Target = k.Address()
 	} else if s, ok := target.(string); ok {
 		a.Target = s
 	}
-	r.out.Awaiting = append(r.out.Awaiting, a)
+	ep.out.Awaiting = append(ep.out.Awaiting, a)
 }
 
 // kept reports whether the endpoint got keeps its connection: the desired

@@ -19,29 +19,29 @@ import "github.com/azsvc/azsvc/plan"
 
 // useExistingDNS finds the desired zones and links that existing ones
 // serve: placeDesired leaves them out.
-func (r *resolver) useExistingDNS() {
+func (ep *endpoints) useExistingDNS() {
 	linked := map[plan.Key]map[plan.Key]plan.Key{} // zone -> vnet -> observed link
-	for _, e := range r.obs.OfKind(plan.KindVNetLink) {
+	for _, e := range ep.obs.OfKind(plan.KindVNetLink) {
 		zone, _ := e.Key.Parent()
 		if linked[zone] == nil {
 			linked[zone] = map[plan.Key]plan.Key{}
 		}
 		linked[zone][plan.AsVNetLink(e.R).VirtualNetwork()] = e.Key
 	}
-	for _, e := range r.desList {
+	for _, e := range ep.desList {
 		switch e.R.Kind() {
 		case plan.KindPrivateDNSZone:
-			if _, exists := r.obs.Get(e.Key); exists && !r.own[e.Key].Managed {
-				r.used[e.Key] = true
+			if _, exists := ep.obs.Get(e.Key); exists && !ep.own[e.Key].Managed {
+				ep.used[e.Key] = true
 			}
 		case plan.KindVNetLink:
 			zone, _ := e.Key.Parent()
 			got, ok := linked[zone][plan.AsVNetLink(e.R).VirtualNetwork()]
 			switch {
 			case ok && got != e.Key:
-				r.used[e.Key], r.usedObserved[got] = true, true
-			case ok && !r.own[got].Managed:
-				r.used[e.Key] = true
+				ep.used[e.Key], ep.usedObserved[got] = true, true
+			case ok && !ep.own[got].Managed:
+				ep.used[e.Key] = true
 			}
 		}
 	}
@@ -49,24 +49,24 @@ func (r *resolver) useExistingDNS() {
 
 // planDNSRemovals deletes the owned links and zones no endpoint declares
 // any more (see above). It runs after planRemovals decided the records.
-func (r *resolver) planDNSRemovals() {
-	for _, z := range r.obs.OfKind(plan.KindPrivateDNSZone) {
-		kids := r.obs.Children(z.Key)
-		keep, owners := r.zoneKept(kids)
+func (ep *endpoints) planDNSRemovals() {
+	for _, z := range ep.obs.OfKind(plan.KindPrivateDNSZone) {
+		kids := ep.obs.Children(z.Key)
+		keep, owners := ep.zoneKept(kids)
 		links := 0
 		for _, l := range kids {
 			if l.Kind() != plan.KindVNetLink {
 				continue
 			}
-			if r.linkRemovable(l.Key(), keep) {
-				r.remove(l.Key(), owners)
+			if ep.linkRemovable(l.Key(), keep) {
+				ep.out.remove(l.Key(), owners)
 				continue
 			}
 			links++
 		}
-		_, wanted := r.wanted.Get(z.Key)
-		if !wanted && links == 0 && !keep && r.own[z.Key].Managed {
-			r.remove(z.Key, owners)
+		_, wanted := ep.wanted.Get(z.Key)
+		if !wanted && links == 0 && !keep && ep.own[z.Key].Managed {
+			ep.out.remove(z.Key, owners)
 		}
 	}
 }
@@ -74,7 +74,7 @@ func (r *resolver) planDNSRemovals() {
 // zoneKept reports whether a record that stays in the zone still declares
 // it (an endpoint outside the input, without --prune, or a record azsvc
 // does not manage), and the owners of the records this plan removes.
-func (r *resolver) zoneKept(kids []*plan.Resource) (bool, []string) {
+func (ep *endpoints) zoneKept(kids []*plan.Resource) (bool, []string) {
 	keep := false
 	var owners []string
 	for _, rec := range kids {
@@ -82,11 +82,11 @@ func (r *resolver) zoneKept(kids []*plan.Resource) (bool, []string) {
 			continue
 		}
 		k := rec.Key()
-		if services, gone := r.out.Remove[k]; gone {
+		if services, gone := ep.out.Remove[k]; gone {
 			owners = append(owners, services...)
 			continue
 		}
-		if _, wanted := r.wanted.Get(k); !wanted {
+		if _, wanted := ep.wanted.Get(k); !wanted {
 			keep = true // it stays in Azure: so must its zone
 		}
 	}
@@ -95,10 +95,10 @@ func (r *resolver) zoneKept(kids []*plan.Resource) (bool, []string) {
 
 // linkRemovable: an owned link no desired link is or is served by, in a
 // zone no record outside the plan's reach keeps.
-func (r *resolver) linkRemovable(k plan.Key, zoneKept bool) bool {
-	if _, wanted := r.wanted.Get(k); wanted || r.usedObserved[k] || zoneKept {
+func (ep *endpoints) linkRemovable(k plan.Key, zoneKept bool) bool {
+	if _, wanted := ep.wanted.Get(k); wanted || ep.usedObserved[k] || zoneKept {
 		return false
 	}
-	own := r.own[k]
+	own := ep.own[k]
 	return own.Managed && own.Deletable
 }

@@ -43,14 +43,10 @@ func (r fate) planRemovals() {
 			continue
 		}
 		if len(own.Services) > 0 && (!own.Foreign || r.scope.Prune) || len(own.Services) == 0 && own.Foreign && r.scope.Prune {
-			r.remove(e.Key, r.outsideServices(res, own))
+			r.out.remove(e.Key, r.outsideServices(res, own))
 		}
 	}
 	r.settleRemovals()
-}
-
-func (r *resolver) remove(k plan.Key, services []string) {
-	r.out.Remove[k] = plan.SortedUnique(services)
 }
 
 // releasePIP unbinds the in-scope Services from a managed public IP no
@@ -66,7 +62,7 @@ func (r fate) releasePIP(pip *plan.Resource, own Ownership) {
 		remaining = nil
 	}
 	if len(remaining) == 0 {
-		r.remove(pip.Key(), append(own.Services, own.ForeignServices...))
+		r.out.remove(pip.Key(), append(own.Services, own.ForeignServices...))
 		return
 	}
 	r.out.Desired.Put(&plan.Resource{ID: pip.ID, Tags: map[string]string{plan.TagService: strings.Join(remaining, ",")},
@@ -117,7 +113,7 @@ func (r fate) settleReferrers(target plan.Key, keeps map[plan.Key]bool) bool {
 		}
 		own := r.own[rk]
 		if _, desired := r.wanted.Get(rk); !desired && own.Managed && ref.Kind() == plan.KindPrivateLinkService {
-			r.remove(rk, append(own.Services, r.out.Remove[target]...))
+			r.out.remove(rk, append(own.Services, r.out.Remove[target]...))
 			return true
 		}
 		r.block(plan.Blocked{Address: target.Address(), Code: plan.BlockDeleteInUse, Other: ref.ID.Address(), Services: r.out.Remove[target]})
@@ -206,11 +202,11 @@ func (r fate) removeEmptyLBs() bool {
 		var services []string
 		for _, k := range kids {
 			if _, gone := r.out.Remove[k.Key()]; !gone {
-				r.remove(k.Key(), nil)
+				r.out.remove(k.Key(), nil)
 			}
 			services = append(services, r.out.Remove[k.Key()]...)
 		}
-		r.remove(e.Key, services)
+		r.out.remove(e.Key, services)
 		changed = true
 	}
 	return changed
@@ -257,7 +253,7 @@ func (r fate) removeUnusedSharedProbes() {
 			return !gone
 		})
 		if !used {
-			r.remove(e.Key, nil)
+			r.out.remove(e.Key, nil)
 		}
 	}
 }

@@ -163,7 +163,7 @@ func (r *nsgMerge) mergeRule(got, want *plan.Resource) {
 	if want == nil {
 		switch {
 		case len(kept) == 0:
-			r.remove(got.Key(), services)
+			r.out.remove(got.Key(), services)
 		case len(kept) != len(dests):
 			body := &plan.Resource{ID: got.ID, Properties: map[string]any{}, Services: plan.SortedUnique(services), Owned: true}
 			plan.SetDestinations(body.Properties, kept)

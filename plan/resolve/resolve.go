@@ -74,6 +74,18 @@ func (r *Resolved) AllFailed(services []string) bool {
 	return true
 }
 
+// conflict blocks a desired resource: it is not written, and what depends
+// on it is not either.
+func (r *Resolved) conflict(k plan.Key, b plan.Blocked) {
+	r.Blocked.Add(b)
+	r.Conflicts[k] = true
+}
+
+// remove deletes the observed resource k for services.
+func (r *Resolved) remove(k plan.Key, services []string) {
+	r.Remove[k] = plan.SortedUnique(services)
+}
+
 // Resolve computes the final desired state of scope from the desired state
 // its Services want and the observed state, in CCM's order: frontends are
 // shared first, then public IPs pinned by address are found, ownership
@@ -89,13 +101,13 @@ func Resolve(desired, observed *plan.State, scope plan.Scope) (*Resolved, error)
 	r.failShared(shared.failures)
 	r.findMissingPIPs()
 	r.findMissingReferences()
-	r.useExistingDNS()
+	r.endpoints.useExistingDNS()
 	if err := r.placeDesired(); err != nil {
 		return nil, err
 	}
-	r.settleEndpoints()
+	r.endpoints.settle()
 	fate{r}.planRemovals()
-	r.planDNSRemovals()
+	r.endpoints.planDNSRemovals()
 	if err := (&nsgMerge{resolver: r}).mergeNSGs(); err != nil {
 		return nil, err
 	}
@@ -116,9 +128,7 @@ type resolver struct {
 	// (missing.go): NSG rules drop the destinations they would copy.
 	failedAddrs   map[string]bool
 	failedSources map[plan.Key]bool
-	// used are the desired DNS zones and links existing ones serve, and
-	// usedObserved those existing links (dns.go).
-	used, usedObserved map[plan.Key]bool
+	endpoints     *endpoints // connection.go, dns.go
 	// prefixOwners maps UID name prefixes to the Service outside the scope
 	// that tags name for them (outsideServices), built on first use.
 	prefixOwners map[string]string
@@ -137,18 +147,13 @@ func newResolver(desired, observed *plan.State, scope plan.Scope) *resolver {
 		Remove: map[plan.Key][]string{}, Conflicts: map[plan.Key]bool{}, Failed: map[string]bool{},
 		owners: owners, own: own,
 	}
+	ep := &endpoints{out: out, wanted: desired, desList: des.Entries, obs: obs, own: own, cluster: scope.Cluster,
+		used: map[plan.Key]bool{}, usedObserved: map[plan.Key]bool{}}
 	return &resolver{out: out, wanted: desired, desList: des.Entries, obs: obs, scope: scope, own: own,
-		pipIndex: newAddrIndex(observed), failedAddrs: map[string]bool{}, failedSources: map[plan.Key]bool{}, used: map[plan.Key]bool{}, usedObserved: map[plan.Key]bool{}}
+		pipIndex: newAddrIndex(observed), failedAddrs: map[string]bool{}, failedSources: map[plan.Key]bool{}, endpoints: ep}
 }
 
 func (r *resolver) block(b plan.Blocked) { r.out.Blocked.Add(b) }
-
-// conflict blocks a desired resource: it is not written, and what depends
-// on it is not either.
-func (r *resolver) conflict(k plan.Key, b plan.Blocked) {
-	r.block(b)
-	r.out.Conflicts[k] = true
-}
 
 // failShared fails the Services of the resources that cannot share: CCM
 // errors such a Service (checkLoadBalancerResourcesConflicts, §3), and ARM
@@ -176,7 +181,7 @@ func (r *resolver) placeDesired() error {
 		if !want.Kind().Valid() {
 			return fmt.Errorf("desired resource %s: unknown kind %q", want.ID.String(), want.Kind())
 		}
-		if want.Kind() == plan.KindSecurityRule || r.used[e.Key] {
+		if want.Kind() == plan.KindSecurityRule || r.endpoints.used[e.Key] {
 			continue
 		}
 		want = r.withPIPIDs(want)
@@ -193,7 +198,7 @@ func (r *resolver) placeDesired() error {
 			continue
 		case exists:
 			if b, ok := r.ownershipConflict(want, r.own[e.Key]); ok {
-				r.conflict(e.Key, b)
+				r.out.conflict(e.Key, b)
 				continue
 			}
 			if want.Kind() == plan.KindPublicIP {
@@ -210,7 +215,7 @@ func (r *resolver) placeDesired() error {
 // private link service subnet", ccm-semantics §1.3 #31). The PLS that
 // references it is withdrawn by the diff.
 func (r *resolver) blockMissingSubnet(want *plan.Resource) {
-	r.conflict(want.Key(), plan.Blocked{Address: want.ID.Address(), Code: plan.BlockSubnetMissing, Services: want.Services,
+	r.out.conflict(want.Key(), plan.Blocked{Address: want.ID.Address(), Code: plan.BlockSubnetMissing, Services: want.Services,
 		Value: want.Name(), Other: want.ID.Names[0], Group: want.ID.ResourceGroup})
 }
 
@@ -226,7 +231,7 @@ func isUserPIPField(want *plan.Resource) bool {
 // exist: CCM fails the Service ("PublicIP from annotation azure-pip-name
 // ... doesn't exist"), and azsvc never creates it.
 func (r *resolver) blockMissingUserPIP(want *plan.Resource) {
-	r.conflict(want.Key(), plan.Blocked{Address: want.ID.Address(), Code: plan.BlockUserPIPMissing, Services: want.Services,
+	r.out.conflict(want.Key(), plan.Blocked{Address: want.ID.Address(), Code: plan.BlockUserPIPMissing, Services: want.Services,
 		Value: want.Name(), Group: want.ID.ResourceGroup})
 }
 
