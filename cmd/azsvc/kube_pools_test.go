@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,22 +15,9 @@ const annNoFloatingIP = "service.beta.kubernetes.io/azure-disable-load-balancer-
 // nodeIPConfig writes examples/azure.json with IP-based backend pools
 // (loadBalancerBackendPoolConfigurationType nodeIP) into dir.
 func nodeIPConfig(t *testing.T, dir string) string {
-	t.Helper()
-	data, err := os.ReadFile("../../examples/azure.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg map[string]any
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		t.Fatal(err)
-	}
-	cfg["loadBalancerBackendPoolConfigurationType"] = "nodeIP"
-	if data, err = json.Marshal(cfg); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "azure-nodeip.json")
-	writeFile(t, path, string(data))
-	return path
+	return exampleConfig(t, dir, "azure-nodeip.json", func(cfg map[string]any) {
+		cfg["loadBalancerBackendPoolConfigurationType"] = "nodeIP"
+	})
 }
 
 // poolView is what a JSON plan says of the cluster pool and the NSG rule

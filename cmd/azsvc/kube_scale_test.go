@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -93,25 +91,14 @@ func scaleService(ns string, i int) corev1.Service {
 // scaleAzureJSON is the example cluster with nodeIP pools and 20 standard
 // load balancers, so 5,000 Services stay within ARM's per-LB limits.
 func scaleAzureJSON(t *testing.T, dir string) string {
-	t.Helper()
-	data, err := os.ReadFile("../../examples/azure.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
-	raw["loadBalancerBackendPoolConfigurationType"] = "nodeIP"
-	configs := []any{map[string]any{"name": "aks-prod-weu", "primaryVMSet": "aks-nodepool1-vmss"}}
-	for i := 1; i < scaleLBs; i++ {
-		configs = append(configs, map[string]any{"name": fmt.Sprintf("slb-%02d", i), "primaryVMSet": fmt.Sprintf("aks-pool%02d-vmss", i)})
-	}
-	raw["multipleStandardLoadBalancerConfigurations"] = configs
-	out, _ := json.Marshal(raw)
-	path := filepath.Join(dir, "azure.json")
-	writeFile(t, path, string(out))
-	return path
+	return exampleConfig(t, dir, "azure.json", func(raw map[string]any) {
+		raw["loadBalancerBackendPoolConfigurationType"] = "nodeIP"
+		configs := []any{map[string]any{"name": "aks-prod-weu", "primaryVMSet": "aks-nodepool1-vmss"}}
+		for i := 1; i < scaleLBs; i++ {
+			configs = append(configs, map[string]any{"name": fmt.Sprintf("slb-%02d", i), "primaryVMSet": fmt.Sprintf("aks-pool%02d-vmss", i)})
+		}
+		raw["multipleStandardLoadBalancerConfigurations"] = configs
+	})
 }
 
 var listsRe = regexp.MustCompile(`in (\d+) list requests`)

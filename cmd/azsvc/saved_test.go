@@ -145,18 +145,7 @@ func stateBody(t *testing.T, state, id string) string {
 // apply writes nothing, instead of stopping half-way.
 func TestBasicSKURefusedAtPlanTime(t *testing.T) {
 	c := newCLI(t)
-	data, err := os.ReadFile("../../examples/azure.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg map[string]any
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		t.Fatal(err)
-	}
-	cfg["loadBalancerSku"] = "basic"
-	basic, _ := json.Marshal(cfg)
-	azureJSON := filepath.Join(c.dir, "azure.json")
-	writeFile(t, azureJSON, string(basic))
+	azureJSON := exampleConfig(t, c.dir, "azure.json", func(cfg map[string]any) { cfg["loadBalancerSku"] = "basic" })
 	state := filepath.Join(c.dir, "state.json")
 	args := func(cmd string, extra ...string) []string {
 		return append([]string{"--settings", "../../examples/azsvc.yaml", cmd, "-f", "../../examples/public-basic",

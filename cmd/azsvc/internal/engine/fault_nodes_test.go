@@ -59,17 +59,7 @@ func TestFaultNodeLeavesConverges(t *testing.T) {
 				mustApply(t, mustPlan(t, mustInputs(t, cfg, before, false), tg), tg)
 				in := mustInputs(t, cfg, after, false)
 				p := mustPlan(t, in, tg)
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				run := fastRetry()
-				if fc.kind == 0 {
-					run.Observer = apply.ObserverFunc(func(e apply.Event) {
-						if e.Type == apply.EventComplete && e.Step == k+1 {
-							cancel()
-						}
-					})
-				}
-				res, err := apply.Run(ctx, p, tg.Provider, run)
+				res, err := applyWithFault(p, tg.Provider, fc, k)
 				faultOutcome(t, res, err, fc, k, steps)
 				in = mustInputs(t, cfg, after, false)
 				if _, err := apply.Run(context.Background(), mustPlan(t, in, tg), tg.Provider, fastRetry()); err != nil {

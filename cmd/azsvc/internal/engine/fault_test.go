@@ -123,17 +123,7 @@ func runFault(t *testing.T, cfg *cluster.Config, data []byte, fc faultCase, k, s
 	if len(p.Steps) != steps {
 		t.Fatalf("plan has %d steps, the fault-free run had %d", len(p.Steps), steps)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	run := fastRetry()
-	if fc.kind == 0 {
-		run.Observer = apply.ObserverFunc(func(e apply.Event) {
-			if e.Type == apply.EventComplete && e.Step == k+1 {
-				cancel()
-			}
-		})
-	}
-	res, err := apply.Run(ctx, p, tg.Provider, run)
+	res, err := applyWithFault(p, tg.Provider, fc, k)
 	outcome := faultOutcome(t, res, err, fc, k, steps)
 	// A fresh process: new inputs, a new plan from what ARM holds now.
 	in = mustInputs(t, cfg, data, false)
@@ -183,4 +173,20 @@ func faultOutcome(t *testing.T, res *apply.Result, err error, fc faultCase, k, s
 // (arm-rules §3.1): a record set, a PLS connection approval.
 func synchronous(st *plan.Step) bool {
 	return st.Target.Kind == plan.KindARecord || st.Target.Kind == plan.KindPLSConnection
+}
+
+// applyWithFault applies p with fc's fault; a fault of kind 0 stops the run
+// instead (as Ctrl-C would) once step k+1 has completed.
+func applyWithFault(p *plan.Plan, prov apply.Provider, fc faultCase, k int) (*apply.Result, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	run := fastRetry()
+	if fc.kind == 0 {
+		run.Observer = apply.ObserverFunc(func(e apply.Event) {
+			if e.Type == apply.EventComplete && e.Step == k+1 {
+				cancel()
+			}
+		})
+	}
+	return apply.Run(ctx, p, prov, run)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/scalegen"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/desired"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
@@ -22,58 +23,43 @@ import (
 // read back from the emulator (an empty plan).
 func BenchmarkPlanCore10000(b *testing.B) {
 	cfg := scaleConfig(b)
-	in := mustInputs(b, cfg, scaleManifests(10000), false)
-	svcs := in.Service.Services
-	run := func(b *testing.B, observed *plan.State, wantSteps func(int) bool) {
-		b.ReportAllocs()
-		b.ResetTimer()
-		// CPU time per op too: on a loaded 2-core machine wall time
-		// overstates it (the target is CPU: < 1 s at 10,000 Services).
-		start := cpuTime()
-		defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
-		for range b.N {
-			st, scope, diags := desired.Build(svcs, cfg)
-			p, _, err := PlanAgainst(st, observed, scope)
-			if err != nil || len(diags) > 0 {
-				b.Fatalf("diff: %v, %d diagnostics", err, len(diags))
-			}
-			if !wantSteps(len(p.Steps)) {
-				b.Fatalf("unexpected plan of %d steps", len(p.Steps))
-			}
-		}
-	}
-	b.Run("empty", func(b *testing.B) {
-		tg := newMemTarget(b, in, emulator.Options{InstantOperations: true})
-		run(b, mustRead(b, tg), func(n int) bool { return n > 0 })
-	})
-	b.Run("matching", func(b *testing.B) {
-		tg := appliedTarget(b, in, emulator.Options{InstantOperations: true})
-		run(b, mustRead(b, tg), func(n int) bool { return n == 0 })
-	})
-	// The same with 500 Nodes: every load balancer's pool lists its
+	// The second set adds 500 Nodes: every load balancer's pool lists its
 	// configuration's 25 nodes (1,000 members in 40 pools).
-	nodes := mustInputs(b, cfg, append(append(scaleManifests(10000), "\n---\n"...), scalegen.Nodes(500)...), false)
-	runNodes := func(b *testing.B, observed *plan.State, wantSteps func(int) bool) {
-		b.ReportAllocs()
-		b.ResetTimer()
-		start := cpuTime()
-		defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
-		for range b.N {
-			st, scope, diags := desired.BuildWith(nodes.Service.Services, cfg, desired.Options{Topology: &nodes.Service.Topology})
-			p, _, err := PlanAgainst(st, observed, scope)
-			if err != nil || len(diags) > 0 || !wantSteps(len(p.Steps)) {
-				b.Fatalf("plan: %v, %d diagnostics, %d steps", err, len(diags), len(p.Steps))
-			}
+	sets := []struct {
+		name string
+		in   *Inputs
+	}{
+		{"", mustInputs(b, cfg, scaleManifests(10000), false)},
+		{"nodes-500/", mustInputs(b, cfg, append(append(scaleManifests(10000), "\n---\n"...), scalegen.Nodes(500)...), false)},
+	}
+	for _, set := range sets {
+		b.Run(set.name+"empty", func(b *testing.B) {
+			tg := newMemTarget(b, set.in, emulator.Options{InstantOperations: true})
+			benchPlanCore(b, set.in, cfg, mustRead(b, tg), func(n int) bool { return n > 0 })
+		})
+		b.Run(set.name+"matching", func(b *testing.B) {
+			tg := appliedTarget(b, set.in, emulator.Options{InstantOperations: true})
+			benchPlanCore(b, set.in, cfg, mustRead(b, tg), func(n int) bool { return n == 0 })
+		})
+	}
+}
+
+// benchPlanCore times desired, resolve, diff, graph and preflight of in
+// against observed, and reports CPU time per op too: on a loaded 2-core
+// machine wall time overstates it (the target is CPU: < 1 s at 10,000
+// Services).
+func benchPlanCore(b *testing.B, in *Inputs, cfg *cluster.Config, observed *plan.State, wantSteps func(int) bool) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	for range b.N {
+		st, scope, diags := desired.BuildWith(in.Service.Services, cfg, desired.Options{Topology: &in.Service.Topology})
+		p, _, err := PlanAgainst(st, observed, scope)
+		if err != nil || len(diags) > 0 || !wantSteps(len(p.Steps)) {
+			b.Fatalf("plan: %v, %d diagnostics, %d steps", err, len(diags), len(p.Steps))
 		}
 	}
-	b.Run("nodes-500/empty", func(b *testing.B) {
-		tg := newMemTarget(b, nodes, emulator.Options{InstantOperations: true})
-		runNodes(b, mustRead(b, tg), func(n int) bool { return n > 0 })
-	})
-	b.Run("nodes-500/matching", func(b *testing.B) {
-		tg := appliedTarget(b, nodes, emulator.Options{InstantOperations: true})
-		runNodes(b, mustRead(b, tg), func(n int) bool { return n == 0 })
-	})
 }
 
 func mustRead(t testing.TB, tg *Target) *plan.State {
