@@ -49,6 +49,7 @@ func focusOf(svcs []*service.Service, f Focus) ([]string, error) {
 		want[k] = true
 	}
 	var keys []string
+	found := map[string]bool{}
 	for _, s := range svcs {
 		k := s.Key()
 		switch {
@@ -58,12 +59,14 @@ func focusOf(svcs []*service.Service, f Focus) ([]string, error) {
 			continue
 		}
 		keys = append(keys, k)
-		delete(want, k)
+		found[k] = true
 	}
-	if len(want) > 0 {
-		missing := make([]string, 0, len(want))
+	if len(found) < len(want) {
+		var missing []string
 		for k := range want {
-			missing = append(missing, k)
+			if !found[k] {
+				missing = append(missing, k)
+			}
 		}
 		slices.Sort(missing)
 		return nil, &FocusError{msg: fmt.Sprintf("--service %s: no such Service in the input", strings.Join(missing, ", "))}
