@@ -132,7 +132,7 @@ func savedPlanFlags(origins map[string]engine.Origin, file string) error {
 	if file == "" {
 		return nil
 	}
-	for _, name := range []string{"prune", "cluster-name", "service", "namespace", "selector", "max-input-size"} {
+	for _, name := range []string{"prune", "allow-empty-input", "cluster-name", "service", "namespace", "selector", "max-input-size"} {
 		if o, ok := origins[name]; ok && o.Rank == engine.RankFlag {
 			return usageErrorf("--%s shapes a plan, and %s was made with its own: plan again with --%s instead", name, file, name)
 		}

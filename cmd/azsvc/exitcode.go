@@ -74,13 +74,14 @@ func exitCode(ctx context.Context, err error) int {
 		ue *usageError
 		te *engine.TargetError
 		fe *engine.FocusError
+		pe *engine.EmptyPruneError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, apply.ErrInterrupted):
 		return exitInterrupted
-	case errors.As(err, &ue), errors.As(err, &te), errors.As(err, &fe):
+	case errors.As(err, &ue), errors.As(err, &te), errors.As(err, &fe), errors.As(err, &pe):
 		return exitUsage
 	case errors.Is(err, errChangesPresent):
 		return exitChanges

@@ -69,6 +69,8 @@ type targetOptions struct {
 	// Prune allows deleting azsvc-owned resources of Services absent from
 	// the input.
 	Prune bool
+	// AllowEmptyInput lets --prune run on an input without Services.
+	AllowEmptyInput bool
 	// Origins says where each setting came from (command line, environment
 	// or settings file), set when the command runs.
 	Origins map[string]engine.Origin
@@ -91,6 +93,7 @@ func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
 	f.StringVar(&o.ARMEndpoint, "arm-endpoint", "", "target an ARM-compatible endpoint at this URL instead, e.g. the endpoint: azsvc emulator serve prints")
 	f.StringVar(&o.ARMToken, "arm-token", "", "bearer token for --arm-endpoint (better: env AZSVC_ARM_TOKEN, which stays out of the process list)")
 	f.BoolVar(&o.Prune, "prune", false, "also delete azsvc-owned resources of Services that are not in the input")
+	f.BoolVar(&o.AllowEmptyInput, "allow-empty-input", false, "with --prune, accept an input without any LoadBalancer Service or PrivateEndpoint (which deletes everything azsvc owns in scope)")
 	f.StringVar(&o.EmulatorBudget, "emulator-write-budget", "", "limit the local emulator to WRITES per WINDOW, e.g. 1000/5m, as ARM limits a subscription (default: no limit)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

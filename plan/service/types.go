@@ -110,3 +110,13 @@ type Diagnostic struct {
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
 }
+
+// HasErrors reports whether any of diags is an error.
+func HasErrors(diags []Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}

@@ -199,11 +199,4 @@ func usedSymbols(changes []*plan.Change) []string {
 	return out
 }
 
-func hasErrors(diags []service.Diagnostic) bool {
-	for _, d := range diags {
-		if d.Severity == service.SeverityError {
-			return true
-		}
-	}
-	return false
-}
+func hasErrors(diags []service.Diagnostic) bool { return service.HasErrors(diags) }

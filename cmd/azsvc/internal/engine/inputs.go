@@ -37,6 +37,10 @@ type Settings struct {
 	// emulator.
 	StatePath string
 	Prune     bool
+	// AllowEmptyPrune lets Prune run on an input without any Service of
+	// type LoadBalancer or PrivateEndpoint, which deletes everything azsvc
+	// owns in scope; without it such a plan is refused (EmptyPruneError).
+	AllowEmptyPrune bool
 	// Target is "" or "auto" (TargetRule decides), "azure" or "emulator".
 	Target string
 	// ARMEndpoint and ARMToken target an ARM-compatible endpoint.
@@ -112,14 +116,7 @@ type Inputs struct {
 }
 
 // HasErrors reports whether any diagnostic is an error.
-func (in *Inputs) HasErrors() bool {
-	for _, d := range in.Diagnostics {
-		if d.Severity == service.SeverityError {
-			return true
-		}
-	}
-	return false
-}
+func (in *Inputs) HasErrors() bool { return service.HasErrors(in.Diagnostics) }
 
 // LoadInputs reads manifests and configuration and builds the desired state.
 // Only I/O and configuration problems are errors; problems in the Services
@@ -143,6 +140,13 @@ func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
 	cfg, notes, known, err := parseConfig(s, data)
 	if err != nil {
 		return nil, err
+	}
+	if s.Prune && !s.AllowEmptyPrune && len(svc.Services) == 0 && len(svc.Endpoints) == 0 && !service.HasErrors(svc.Diagnostics) {
+		skipped := 0
+		for _, n := range svc.Skipped {
+			skipped += n
+		}
+		return nil, &EmptyPruneError{skipped: skipped}
 	}
 	in := Build(svc, cfg, s.Prune)
 	in.Notes, in.SubscriptionKnown = notes, known
@@ -222,4 +226,19 @@ func parseConfig(s Settings, data []byte) (*cluster.Config, []string, bool, erro
 		notes[i] = s.AzureConfig + ": " + n
 	}
 	return cfg, notes, known, nil
+}
+
+// EmptyPruneError refuses --prune over an input that holds nothing azsvc
+// plans: a generator that failed quietly (helm template piped into -f -)
+// would otherwise delete every resource azsvc owns, as kubectl apply
+// refuses an empty input.
+type EmptyPruneError struct{ skipped int }
+
+func (e *EmptyPruneError) Error() string {
+	what := "the input holds no Service of type LoadBalancer and no PrivateEndpoint"
+	if e.skipped > 0 {
+		what += fmt.Sprintf(" (%d other documents skipped)", e.skipped)
+	}
+	return what + ": with --prune that deletes everything azsvc owns in scope. " +
+		"If that is what you want, add --allow-empty-input"
 }

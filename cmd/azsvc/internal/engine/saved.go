@@ -102,6 +102,7 @@ func InputsFromSaved(saved *planfile.Plan, s Settings) (*Inputs, error) {
 		data = given
 	}
 	s.AzureConfig, s.ClusterName, s.Subscription, s.Prune, s.Files = src.Config.Name, src.ClusterName, src.Subscription, src.Prune, src.Files
+	s.AllowEmptyPrune = true // the plan was made, so it passed (or was allowed past) that check
 	s.Focus = Focus{Services: saved.Scope.Focus}
 	names := make([]string, len(src.Manifests))
 	files := make(map[string][]byte, len(src.Manifests))
