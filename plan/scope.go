@@ -45,6 +45,11 @@ type Scope struct {
 	// retain step drops destinations that are no node's address any more
 	// (ccm-semantics §5.5 step 3). Empty without Node input.
 	GoneNodeIPs []string `json:",omitempty"`
+	// NodeIPs maps the InternalIPs of the input's Nodes (canonical form)
+	// to the Node's name: a static frontend IP ARM would find taken by the
+	// node's NIC, which azsvc does not read (scale set NICs are not
+	// Microsoft.Network resources). Rebuilt from the inputs, never saved.
+	NodeIPs map[string]string `json:"-"`
 }
 
 // Placement names the resource groups the cluster configuration (azure.json)

@@ -30,5 +30,5 @@ func Run(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.
 		return nil, nil, err
 	}
 	p.Unfocused = changes.Unfocused()
-	return p, res, preflight.Check(p, res.Observed)
+	return p, res, preflight.Check(p, res.Observed, scope.NodeIPs)
 }

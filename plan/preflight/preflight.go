@@ -22,8 +22,9 @@ var ErrRefused = errors.New("ARM would refuse this plan")
 // sets p.Limits to the limit uses above 80% and p.Refused to the writes ARM
 // would refuse, and returns an error wrapping ErrRefused when there are
 // any. The refusals are facts (plan.Refusal); renderers word them.
-func Check(p *plan.Plan, observed *plan.Index) error {
+func Check(p *plan.Plan, observed *plan.Index, nodeIPs map[string]string) error {
 	w := newWorld(p, observed)
+	w.nodeIPs = nodeIPs
 	var refused []plan.Refusal
 	p.Limits, refused = checkLimits(w)
 	refused = append(refused, checkSKUs(w)...)

@@ -86,6 +86,9 @@ func TestCheck(t *testing.T) {
 			[]*plan.Step{lb("Standard", frontend("team", static("10.224.0.10")), frontend("a1", static("10.224.0.10")))},
 			[]plan.Refusal{{Address: "lb/kubernetes-internal/frontend/team", Code: plan.RefuseIPTaken, IP: "10.224.0.10", Subnet: nodes, Other: fe},
 				{Address: fe, Code: plan.RefuseIPTaken, IP: "10.224.0.10", Subnet: nodes, Other: "lb/kubernetes-internal/frontend/team"}}},
+		{"static IP of a node of the input", []*plan.Resource{subnet("Enabled")},
+			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.5")))},
+			[]plan.Refusal{{Address: fe, Code: plan.RefuseIPTaken, IP: "10.224.0.5", Subnet: nodes, Other: "node aks-nodepool1-vmss000001"}}},
 		{"a frontend freed in the same plan", []*plan.Resource{subnet("Enabled"), frontend("old", static("10.224.0.10"))},
 			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, nil},
 		{"PLS NAT IP in a subnet with policies enabled", []*plan.Resource{subnet("Enabled")},
@@ -135,7 +138,7 @@ func TestCheck(t *testing.T) {
 				observed.Put(r)
 			}
 			p := &plan.Plan{Steps: tt.steps}
-			err := Check(p, plan.NewIndex(observed))
+			err := Check(p, plan.NewIndex(observed), map[string]string{"10.224.0.5": "aks-nodepool1-vmss000001", "10.224.0.4": "aks-nodepool1-vmss000000"})
 			if (err != nil) != (len(tt.want) > 0) || err != nil && !errors.Is(err, ErrRefused) {
 				t.Fatalf("err = %v, want a refusal: %v", err, len(tt.want) > 0)
 			}

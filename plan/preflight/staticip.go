@@ -21,7 +21,7 @@ type ipconfig struct {
 // checkStaticIPs refuses static private IPs ARM would refuse (arm-rules
 // §2.2, as the emulator enforces): outside their subnet's prefix, among the
 // five addresses Azure reserves in it, or taken by another IP
-// configuration after the plan. Only IPs a PUT of the plan carries are
+// configuration after the plan or by a Node of the input. Only IPs a PUT of the plan carries are
 // checked, against every IP that holds an address after the plan.
 func checkStaticIPs(w *world) []plan.Refusal {
 	written := w.writtenIPConfigs()
@@ -48,6 +48,9 @@ func checkStaticIPs(w *world) []plan.Refusal {
 			r.Code, r.Prefixes = plan.RefuseIPReserved, []string{pfx.String()}
 		default:
 			other := holder(all, c)
+			if node, ok := w.nodeIPs[c.ip.String()]; ok && other == "" {
+				other = "node " + node
+			}
 			if other == "" {
 				continue
 			}

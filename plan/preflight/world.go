@@ -15,6 +15,7 @@ type world struct {
 	final   map[plan.Key]*plan.Step // the last step of each target
 	targets []plan.Key              // final targets, sorted
 	plsByLB map[plan.Key]int        // private link services per LB after the plan, built on first use
+	nodeIPs map[string]string       // the input's Nodes by InternalIP (Scope.NodeIPs)
 }
 
 func newWorld(p *plan.Plan, obs *plan.Index) *world {

@@ -33,10 +33,10 @@ func adoptUIDs(in *Inputs, observed *plan.State) {
 	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) {
 		return
 	}
-	prune, focus := in.Scope.Prune, in.Scope.Focus
+	prune, focus, nodeIPs := in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs
 	state, scope, _ := desired.BuildWith(in.Service.Services, in.Config,
 		desired.Options{Prefixes: found.Prefixes, Refused: found.Refused, Topology: topo, Seen: seen})
 	desired.Endpoints(state, &scope, in.Service.Endpoints, in.Config)
 	in.Desired, in.Scope = state, scope
-	in.Scope.Prune, in.Scope.Focus = prune, focus
+	in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs = prune, focus, nodeIPs
 }

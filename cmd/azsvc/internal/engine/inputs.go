@@ -173,7 +173,25 @@ func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
 	service.SortDiagnostics(in.Diagnostics)
 	in.Desired, in.Scope = state, scope
 	in.Scope.Prune = prune
+	in.Scope.NodeIPs = nodeIPs(svc.Topology.Nodes)
 	return in
+}
+
+// nodeIPs maps the InternalIPs of nodes to their names: addresses their
+// NICs hold, which a static frontend IP cannot take.
+func nodeIPs(nodes []*service.Node) map[string]string {
+	if len(nodes) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(nodes))
+	for _, n := range nodes {
+		for _, a := range n.Status.Addresses {
+			if a.Type == "InternalIP" {
+				out[plan.CanonicalIP(a.Address)] = n.Name
+			}
+		}
+	}
+	return out
 }
 
 // Overlay lays the manifests read into svc over the cluster's Services,
