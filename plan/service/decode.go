@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -147,6 +148,9 @@ func (d *decoder) document(c chunk) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 			l, _ := strconv.Atoi(m[1])
+			if parserError(msg) {
+				l++ // yaml.v3 numbers a parser error's line from 0 (scanner errors from 1)
+			}
 			pos.Line = c.line + l
 			pos.Column, _ = strconv.Atoi(m[2])
 			if pos.Column == 0 {
@@ -159,6 +163,21 @@ func (d *decoder) document(c chunk) {
 		return
 	}
 	d.root(c, &root)
+}
+
+// parserMessages are the errors libyaml's parser (not its scanner) reports:
+// yaml.v3 gives their line as the 0-based line of the construct being parsed
+// ("while parsing a flow mapping"), one less than where it stands.
+var parserMessages = []string{
+	"did not find expected <stream-start>", "did not find expected <document start>",
+	"did not find expected node content", "did not find expected '-' indicator", "did not find expected key",
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"found duplicate %YAML directive", "found incompatible YAML document", "found duplicate %TAG directive",
+	"found undefined tag handle",
+}
+
+func parserError(msg string) bool {
+	return slices.ContainsFunc(parserMessages, func(p string) bool { return strings.Contains(msg, p) })
 }
 
 // root handles one parsed document.

@@ -161,7 +161,9 @@ func TestDecodeDiagnostics(t *testing.T) {
 	}{
 		{"malformed then valid", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n   bad: [\n---\napiVersion: v1\nkind: Service\nmetadata: {name: b}\nspec: {type: LoadBalancer}\n",
 			CodeMalformed, "in.yaml:5:4", []string{"b"}},
-		{"unterminated flow", "apiVersion: v1\nkind: Service\nmetadata: {name: a\n", CodeMalformed, "in.yaml:2:1", nil}, // yaml.v3 reports the line before the flow mapping,
+		{"key dedented out of its mapping", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n c: 2\n", CodeMalformed, "in.yaml:5:2", nil},
+		{"flow sequence left open", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  labels: [x\nspec: {}\n", CodeMalformed, "in.yaml:5:3", nil},
+		{"unterminated flow", "apiVersion: v1\nkind: Service\nmetadata: {name: a\n", CodeMalformed, "in.yaml:3:1", nil}, // the flow mapping's line (yaml.v3 says 2: parserError)
 		{"port not a number", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec:\n  type: LoadBalancer\n  ports:\n  - port: 80\n  - port: abc\n",
 			CodeWrongType, "in.yaml:8:11", nil},
 		{"ports not a list", "apiVersion: v1\nkind: Service\nmetadata: {name: a}\nspec:\n  type: LoadBalancer\n  ports: 80\n",
