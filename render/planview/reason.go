@@ -22,6 +22,9 @@ func ReasonText(c *plan.Change) string {
 		}
 		return who + " in the input starts using it"
 	case plan.ReasonServiceRemoved:
+		if c.IsDelete() && endpointSide(c.ID().Kind) {
+			return "no PrivateEndpoint in the input declares it any more"
+		}
 		if c.IsDelete() {
 			return "no Service in the input needs it any more"
 		}
@@ -55,4 +58,14 @@ func ReasonText(c *plan.Change) string {
 		return "no reason recorded"
 	}
 	return c.Reason.String()
+}
+
+// endpointSide reports the kinds a PrivateEndpoint object declares: the
+// endpoint and its private DNS.
+func endpointSide(k plan.Kind) bool {
+	switch k {
+	case plan.KindPrivateEndpoint, plan.KindPrivateDNSZone, plan.KindVNetLink, plan.KindARecord:
+		return true
+	}
+	return false
 }
