@@ -37,6 +37,9 @@ type Change struct {
 	Disruptive bool
 	// Services are the namespace/name of the Services this change serves.
 	Services []string
+	// ServesOthers: the resource also serves Services outside the input
+	// (Resource.ServesOthers), so the change is shared beyond Services.
+	ServesOthers bool
 	// DependsOn are the keys of changes that must be applied first.
 	DependsOn []Key
 	// Attributes are the fields an update or replace changes (empty for

@@ -36,6 +36,10 @@ type Resource struct {
 	// Owned reports whether azsvc (like CCM) may change or delete this
 	// resource. Desired resources are always owned.
 	Owned bool
+	// ServesOthers marks a desired resource that also serves what no
+	// Service of the input asks for: an NSG rule keeping the destinations
+	// of Services outside the input. Its changes are shared changes.
+	ServesOthers bool
 }
 
 // Key is the resource's normalised key.

@@ -82,7 +82,7 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 			reason = plan.ReasonApproveConnection // written only to approve it
 		}
 		d.changes[key] = &plan.Change{Actions: []plan.Action{plan.ActionCreate}, After: plan.WithoutAbsent(want),
-			Reason: reason, Services: want.Services}
+			Reason: reason, Services: want.Services, ServesOthers: want.ServesOthers}
 		return
 	}
 	attrs := compareResource(want, got)
@@ -91,7 +91,7 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 		d.noop++
 		return
 	}
-	c := &plan.Change{Before: got, Services: want.Services, Attributes: attrs}
+	c := &plan.Change{Before: got, Services: want.Services, ServesOthers: want.ServesOthers, Attributes: attrs}
 	replace := markReplacement(want.Kind(), attrs)
 	switch {
 	case replace && want.Kind() == plan.KindSecurityGroup:

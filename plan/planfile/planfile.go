@@ -40,16 +40,18 @@ type Plan struct {
 
 // Change is a plan.Change in saved form.
 type Change struct {
-	Address    string                 `json:"address"`
-	Actions    []plan.Action          `json:"actions"`
-	Reason     plan.Reason            `json:"action_reason"`
-	Cause      string                 `json:"cause,omitempty"`
-	Disruptive bool                   `json:"disruptive"`
-	Services   []string               `json:"services"`
-	DependsOn  []string               `json:"depends_on"`
-	Before     *Resource              `json:"before"`
-	After      *Resource              `json:"after"`
-	Attributes []plan.AttributeChange `json:"attribute_changes"`
+	Address    string        `json:"address"`
+	Actions    []plan.Action `json:"actions"`
+	Reason     plan.Reason   `json:"action_reason"`
+	Cause      string        `json:"cause,omitempty"`
+	Disruptive bool          `json:"disruptive"`
+	Services   []string      `json:"services"`
+	// ServesOthers: the resource also serves Services outside the input.
+	ServesOthers bool                   `json:"serves_others,omitempty"`
+	DependsOn    []string               `json:"depends_on"`
+	Before       *Resource              `json:"before"`
+	After        *Resource              `json:"after"`
+	Attributes   []plan.AttributeChange `json:"attribute_changes"`
 }
 
 // Step is a plan.Step in saved form; Changes index Plan.Changes.
@@ -107,7 +109,7 @@ func New(p *plan.Plan, target string, inputs map[string]string, scope plan.Scope
 
 func savedChange(c *plan.Change) Change {
 	sc := Change{Address: c.ID().Address(), Actions: c.Actions, Reason: c.Reason, Cause: string(c.Cause),
-		Disruptive: c.Disruptive, Services: c.Services, Attributes: encodeAttrs(c.Attributes)}
+		Disruptive: c.Disruptive, Services: c.Services, ServesOthers: c.ServesOthers, Attributes: encodeAttrs(c.Attributes)}
 	for _, k := range c.DependsOn {
 		sc.DependsOn = append(sc.DependsOn, string(k))
 	}
@@ -146,7 +148,8 @@ func (s *Plan) Restore() (*plan.Plan, error) {
 }
 
 func (sc Change) change() (*plan.Change, error) {
-	c := &plan.Change{Actions: sc.Actions, Reason: sc.Reason, Cause: plan.Key(sc.Cause), Disruptive: sc.Disruptive, Services: sc.Services}
+	c := &plan.Change{Actions: sc.Actions, Reason: sc.Reason, Cause: plan.Key(sc.Cause), Disruptive: sc.Disruptive, Services: sc.Services,
+		ServesOthers: sc.ServesOthers}
 	var err error
 	if c.Before, err = sc.Before.resource(); err != nil {
 		return nil, fmt.Errorf("before: %w", err)

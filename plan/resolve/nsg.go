@@ -14,6 +14,41 @@ import (
 type nsgMerge struct {
 	*resolver
 	released nsgRelease
+	others   map[string]bool // othersAddresses, built on first use
+}
+
+// servesOthers reports whether a rule keeps, besides the wanted
+// destinations, an address of a Service outside the scope.
+func (r *nsgMerge) servesOthers(kept, wanted []any) bool {
+	return slices.ContainsFunc(kept, func(d any) bool {
+		s, ok := d.(string)
+		return ok && r.othersAddresses()[plan.CanonicalIP(s)] && !slices.Contains(wanted, d)
+	})
+}
+
+// othersAddresses are the addresses of observed frontends and public IPs
+// that belong to Services outside the scope: a rule keeping one of them
+// serves those Services too.
+func (r *nsgMerge) othersAddresses() map[string]bool {
+	if r.others != nil {
+		return r.others
+	}
+	r.others = map[string]bool{}
+	for _, kind := range []plan.Kind{plan.KindFrontend, plan.KindPublicIP} {
+		for _, e := range r.obs.OfKind(kind) {
+			if own := r.own[e.Key]; !own.Foreign && len(own.ForeignServices) == 0 {
+				continue
+			}
+			ip := plan.AsPublicIP(e.R).Address()
+			if kind == plan.KindFrontend {
+				ip = plan.AsFrontend(e.R).PrivateIP()
+			}
+			if ip != "" {
+				r.others[plan.CanonicalIP(ip)] = true
+			}
+		}
+	}
+	return r.others
 }
 
 // mergeNSGs resolves the NSG rules of every NSG the plan reconciles, the
@@ -165,7 +200,8 @@ func (r *nsgMerge) mergeRule(got, want *plan.Resource) {
 		case len(kept) == 0:
 			r.out.remove(got.Key(), services)
 		case len(kept) != len(dests):
-			body := &plan.Resource{ID: got.ID, Properties: map[string]any{}, Services: plan.SortedUnique(services), Owned: true}
+			body := &plan.Resource{ID: got.ID, Properties: map[string]any{}, Services: plan.SortedUnique(services), Owned: true,
+				ServesOthers: r.servesOthers(kept, nil)}
 			plan.SetDestinations(body.Properties, kept)
 			r.out.Desired.Put(body)
 		}
@@ -173,7 +209,9 @@ func (r *nsgMerge) mergeRule(got, want *plan.Resource) {
 	}
 	body := want.Clone()
 	plan.WithoutDestinations(body.Properties)
-	plan.SetDestinations(body.Properties, append(kept, plan.AsSecurityRule(want).Destinations()...))
+	wanted := plan.AsSecurityRule(want).Destinations()
+	body.ServesOthers = r.servesOthers(kept, wanted)
+	plan.SetDestinations(body.Properties, append(kept, wanted...))
 	body.Services = plan.SortedUnique(append(services, want.Services...))
 	r.out.Desired.Put(body)
 }

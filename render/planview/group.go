@@ -108,6 +108,8 @@ func groups(changes []*plan.Change) []group {
 // resource no Service is known for but CCM's name says whose it was.
 func groupOf(c *plan.Change) (groupKind, string) {
 	switch {
+	case c.ServesOthers:
+		return groupShared, ""
 	case len(c.Services) == 1 && isEndpoint(c.Services[0]):
 		return groupEndpoint, c.Services[0]
 	case len(c.Services) == 1:
