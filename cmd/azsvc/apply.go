@@ -75,7 +75,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 
   # Take over from CCM on the live cluster, and publish the addresses
   azsvc apply --from-cluster -A --config azure.json --update-status`,
-		Args: cobra.MaximumNArgs(1),
+		Args: optionalPlanArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.PlanFile = args[0]

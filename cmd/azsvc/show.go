@@ -37,7 +37,7 @@ plan also goes to the summary file, as with plan).`,
 
   # Post it as a pull request comment
   azsvc show plan.json -o markdown > comment.md`,
-		Args: cobra.ExactArgs(1),
+		Args: savedPlanArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.PlanFile = args[0]
 			return runCommand(a, cmd, opts, &opts.Output, runF, runShow)

@@ -66,7 +66,7 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 
   # The Services of every namespace of the current kubectl context
   azsvc validate --from-cluster -A`,
-		Args: cobra.NoArgs,
+		Args: inputArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err
