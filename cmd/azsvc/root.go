@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/providers/kube"
 )
 
@@ -111,10 +112,26 @@ func strictHelp(root *cobra.Command) {
 		c.Run = nil
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			if target, _, err := root.Find(args); len(args) > 0 && (err != nil || target == root) {
-				return usageErrorf("unknown help topic %q", strings.Join(args, " "))
+				return unknownHelpTopic(root, args)
 			}
 			run(cmd, args)
 			return nil
 		}
 	}
+}
+
+// unknownHelpTopic is the usage error for "azsvc help TOPIC" with no such
+// topic or command, naming the one probably meant ("exit codes" and
+// "exitcodes" both mean exit-codes).
+func unknownHelpTopic(root *cobra.Command, args []string) error {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	if best, ok := service.Closest(strings.ToLower(strings.Join(args, "-")), names); ok {
+		return usageErrorf("unknown help topic %q (did you mean azsvc help %s?)", strings.Join(args, " "), best)
+	}
+	return usageErrorf("unknown help topic %q", strings.Join(args, " "))
 }
