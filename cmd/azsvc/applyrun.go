@@ -81,7 +81,7 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	saved, p, err := loadSaved(ctx, opts.PlanFile)
 	if err != nil {
-		if manifest := notSavedPlan(opts.PlanFile, err); manifest != nil {
+		if manifest := notSavedPlan(opts.PlanFile, "azsvc apply", err); manifest != nil {
 			return manifest
 		}
 		return err

@@ -63,11 +63,12 @@ const maxSniff = 1 << 20
 // yamlObjectKey finds a top-level apiVersion or kind key in YAML.
 var yamlObjectKey = regexp.MustCompile(`(?m)^(apiVersion|kind)\s*:`)
 
-// notSavedPlan explains why apply FILE failed when FILE is not a saved
-// plan at all but manifests (a directory, YAML, or JSON with apiVersion
-// or kind): the user meant -f. It returns nil when FILE is neither, or
-// when the load failed for another reason (an edited plan, a read error).
-func notSavedPlan(file string, loadErr error) error {
+// notSavedPlan explains why apply FILE (or show FILE) failed when FILE is
+// not a saved plan at all but manifests (a directory, YAML, or JSON with
+// apiVersion or kind): the user meant "use -f FILE" with the command use
+// names. It returns nil when FILE is neither, or when the load failed for
+// another reason (an edited plan, a read error).
+func notSavedPlan(file, use string, loadErr error) error {
 	if errors.Is(loadErr, planfile.ErrModified) {
 		return nil
 	}
@@ -76,7 +77,7 @@ func notSavedPlan(file string, loadErr error) error {
 		return nil
 	}
 	if fi.IsDir() {
-		return usageErrorf("%s is a directory of manifests, not a saved plan: use azsvc apply -f %s", file, shellWord(file))
+		return usageErrorf("%s is a directory of manifests, not a saved plan: use %s -f %s", file, use, shellWord(file))
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -87,7 +88,7 @@ func notSavedPlan(file string, loadErr error) error {
 	if err != nil || !looksLikeManifest(file, head) {
 		return nil
 	}
-	return usageErrorf("%s is a manifest, not a saved plan: use azsvc apply -f %s", file, shellWord(file))
+	return usageErrorf("%s is a manifest, not a saved plan: use %s -f %s", file, use, shellWord(file))
 }
 
 // looksLikeManifest reports whether data reads as Kubernetes manifests:

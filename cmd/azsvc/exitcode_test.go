@@ -46,6 +46,8 @@ func TestExitCodes(t *testing.T) {
 			wantStderr: "testdata/args/service.json is a manifest, not a saved plan: use azsvc apply -f testdata/args/service.json"},
 		{name: "apply a directory", args: []string{"apply", warn}, want: 64,
 			wantStderr: warn + " is a directory of manifests, not a saved plan: use azsvc apply -f " + warn},
+		{name: "show a manifest", args: []string{"show", "testdata/args/service.json"}, want: 64,
+			wantStderr: "testdata/args/service.json is a manifest, not a saved plan: use azsvc plan -f testdata/args/service.json"},
 		{name: "apply other JSON", args: []string{"apply", "testdata/args/not-a-plan.json"}, want: 1, wantStderr: "not a saved azsvc plan"},
 		{name: "unknown -o", args: []string{"validate", "-f", warn, "-o", "yaml"}, want: 64,
 			wantStderr: `unknown output format "yaml": use one of text, json or sarif`},

@@ -52,6 +52,9 @@ plan also goes to the summary file, as with plan).`,
 func runShow(ctx context.Context, opts *showOptions) error {
 	saved, p, err := loadSaved(ctx, opts.PlanFile)
 	if err != nil {
+		if manifest := notSavedPlan(opts.PlanFile, "azsvc plan", err); manifest != nil {
+			return manifest
+		}
 		return err
 	}
 	in, err := engine.InputsFromSaved(saved, engine.Settings{})
