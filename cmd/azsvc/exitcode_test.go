@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -134,15 +137,58 @@ func TestVersionJSON(t *testing.T) {
 }
 
 func TestNewBuildInfo(t *testing.T) {
-	b := newBuildInfo("v1.2.3", "0123456789abcdef0123", "2026-01-02T03:04:05Z")
-	if b.Version != "v1.2.3" || b.Commit != "0123456789abcdef0123" {
-		t.Errorf("ldflags values must win: %+v", b)
+	vcs := &debug.BuildInfo{Main: debug.Module{Path: "github.com/azsvc/azsvc", Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"},
+		{Key: "vcs.revision", Value: "fedcba9876543210fedcba9876543210fedcba98"},
+		{Key: "vcs.time", Value: "2026-11-24T10:00:00Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}}
+	released := &debug.BuildInfo{Main: debug.Module{Path: "github.com/azsvc/azsvc", Version: "v1.4.0"}}
+	tests := []struct {
+		name                  string
+		version, commit, date string
+		info                  *debug.BuildInfo
+		want                  buildInfo
+	}{
+		{"ldflags win", "v1.2.3", "0123456789abcdef0123", "2026-01-02T03:04:05Z", vcs,
+			buildInfo{Version: "v1.2.3", Commit: "0123456789abcdef0123", Date: "2026-01-02T03:04:05Z", Modified: true}},
+		{"plain go build in a clone: Go's VCS stamp", "", "", "", vcs,
+			buildInfo{Version: "dev", Commit: "fedcba9876543210fedcba9876543210fedcba98", Date: "2026-11-24T10:00:00Z", Modified: true}},
+		{"ldflags version, VCS commit and time", "v1.2.3", "", "", vcs,
+			buildInfo{Version: "v1.2.3", Commit: "fedcba9876543210fedcba9876543210fedcba98", Date: "2026-11-24T10:00:00Z", Modified: true}},
+		{"go install @v1.4.0", "", "", "", released, buildInfo{Version: "v1.4.0"}},
+		{"nothing recorded", "", "", "", nil, buildInfo{Version: "dev"}},
 	}
-	if s := b.String(); !strings.HasPrefix(s, "azsvc version v1.2.3, commit 0123456789ab") {
+	for _, tt := range tests {
+		got := newBuildInfo(tt.version, tt.commit, tt.date, tt.info)
+		got.GoVersion, got.Platform = "", ""
+		if got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	b := newBuildInfo("", "", "", vcs)
+	if s := b.String(); !strings.HasPrefix(s, "azsvc version dev, commit fedcba987654-dirty, built 2026-11-24T10:00:00Z, go") {
 		t.Errorf("String() = %q", s)
 	}
-	if got := newBuildInfo("", "", "").Version; got == "" {
-		t.Error("an unstamped build must still report a version")
+}
+
+// --version and version print the same line: commit and date included.
+func TestVersionFlagMatchesCommand(t *testing.T) {
+	build := newBuildInfo("v1.2.3", "0123456789abcdef0123", "2026-01-02T03:04:05Z", nil)
+	printed := func(args ...string) string {
+		var out bytes.Buffer
+		a := &app{io: &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard}, build: build, dir: t.TempDir()}
+		if code := run(context.Background(), a, args); code != exitOK {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		return out.String()
+	}
+	isolateEnv(t)
+	want := build.String() + "\n"
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		if got := printed(args...); got != want {
+			t.Errorf("%v printed %q, want %q", args, got, want)
+		}
 	}
 }
 

@@ -28,7 +28,7 @@ applies it one write at a time.`,
 
   # Preview the changes, failing CI when there are any
   azsvc plan -f deploy/ --detailed-exitcode`,
-		Version:           a.build.Version,
+		Version:           a.build.String(), // --version prints what azsvc version prints
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return a.setup(cmd) },
@@ -36,7 +36,7 @@ applies it one write at a time.`,
 	cmd.SetIn(a.io.In)
 	cmd.SetOut(a.io.Out)
 	cmd.SetErr(a.io.ErrOut)
-	cmd.SetVersionTemplate("azsvc version {{.Version}}\n")
+	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.SetFlagErrorFunc(flagError)
 
 	f := cmd.PersistentFlags()
