@@ -93,7 +93,7 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 	}
 	engine.Overlay(in, live)
 	report := diag.Report{
-		Diagnostics: in.Validate(),
+		Diagnostics: append(in.Validate(), in.NothingChecked()...),
 		Sources:     in.Sources,
 		Checked:     len(in.Services),
 		Endpoints:   len(in.Endpoints),

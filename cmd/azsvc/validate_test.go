@@ -164,3 +164,25 @@ func TestValidateOptions(t *testing.T) {
 		t.Errorf("options = files %q, output %q", got.Files, got.Output)
 	}
 }
+
+// Input with no LoadBalancer Service is a warning (AZSVC3018), not a
+// silent "0 Services checked": exit 0 still, for validate only; plan of
+// the same input keeps its own behaviour.
+func TestValidateNothingChecked(t *testing.T) {
+	c := newCLI(t)
+	empty := filepath.Join(c.dir, "empty.yaml")
+	writeFile(t, empty, "")
+	res := c.run("validate", "-f", empty)
+	if res.code != exitOK || !strings.Contains(res.stdout, empty+": warning[AZSVC3018]: no Service of type LoadBalancer in the input: nothing was checked") ||
+		!strings.Contains(res.stderr, "0 Services checked, 0 errors, 1 warning") {
+		t.Errorf("validate of an empty file: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	res = c.run("validate", "-f", "testdata/manifests/warn")
+	if strings.Contains(res.stdout, "AZSVC3018") {
+		t.Errorf("AZSVC3018 for input with Services:\n%s", res.stdout)
+	}
+	res = c.run("--settings", "../../examples/azsvc.yaml", "plan", "-f", empty, "--state", filepath.Join(c.dir, "state.json"))
+	if strings.Contains(res.stdout+res.stderr, "AZSVC3018") {
+		t.Errorf("plan warns AZSVC3018 (validate only):\n%s\n%s", res.stdout, res.stderr)
+	}
+}
