@@ -17,8 +17,9 @@ import (
 type validateOptions struct {
 	IO    *IOStreams
 	Build buildInfo
-	// BaseDir makes SARIF paths relative; the working directory.
-	BaseDir string
+	// WorkDir is the working directory: SARIF reads relative file names
+	// from it and makes URIs relative to its git work tree's root.
+	WorkDir string
 
 	inputOptions
 	Kube    kubeOptions
@@ -27,7 +28,7 @@ type validateOptions struct {
 }
 
 func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) *cobra.Command {
-	opts := &validateOptions{IO: a.io, Build: a.build, BaseDir: a.dir}
+	opts := &validateOptions{IO: a.io, Build: a.build, WorkDir: a.dir}
 	cmd := &cobra.Command{
 		Use:   "validate [-f FILE|DIR|- ...] [--from-cluster]",
 		Short: "Check Service manifests for Azure annotation mistakes, offline",
@@ -144,7 +145,8 @@ func renderReport(w io.Writer, r diag.Report, opts *validateOptions) error {
 		return diag.SARIF(w, r, diag.SARIFOptions{
 			Tool:    diag.Tool{Name: "azsvc", Version: opts.Build.Version, InformationURI: projectURL},
 			Rules:   sarifRules(),
-			BaseDir: opts.BaseDir,
+			BaseDir: workTreeRoot(opts.WorkDir),
+			WorkDir: opts.WorkDir,
 		})
 	}
 	return diag.Text(w, r, opts.IO.OutStyle())
