@@ -38,7 +38,8 @@ type Sources struct {
 // TargetSource says how to reach a plan's target again: "azure" (the
 // subscription is the recorded configuration's), "endpoint" (an
 // ARM-compatible endpoint; its token is never recorded) or "emulator"
-// (the local emulator's state file, as given).
+// (the local emulator's state file by its absolute path, so the plan
+// applies from any directory; plans made before recorded it as given).
 type TargetSource struct {
 	Kind     string `json:"kind"`
 	State    string `json:"state,omitempty"`
