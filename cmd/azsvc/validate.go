@@ -41,7 +41,8 @@ values out of range, invalid CIDRs and IP addresses, values ARM would refuse as
 names, labels or tags (or that would change a URL), duplicate keys, settings
 ignored in context, and combinations that do not work together. PrivateEndpoint
 objects (azsvc help private-endpoints) are checked too. Other documents and
-other Services are skipped and counted.
+other Services are skipped and counted; input with nothing to check at all
+(an empty file, a chart that rendered nothing) is a warning, AZSVC3018.
 
 Each file and stdin is read up to --max-input-size (default 64Mi); inside a
 directory only regular files are read, and FIFOs, sockets and devices are
