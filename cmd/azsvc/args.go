@@ -79,6 +79,9 @@ func notSavedPlan(file, use string, loadErr error) error {
 	if fi.IsDir() {
 		return usageErrorf("%s is a directory of manifests, not a saved plan: use %s -f %s", file, use, shellWord(file))
 	}
+	if !fi.Mode().IsRegular() {
+		return nil // a FIFO or device could block or never end
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		return nil
