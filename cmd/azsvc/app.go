@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/azsvc/azsvc/plan/quote"
+	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
 )
 
@@ -129,6 +130,9 @@ func (a *app) output(cmd *cobra.Command) (string, error) {
 	// Terraform's single-dash -out=FILE reads as -o ut=FILE.
 	if name, value, ok := strings.Cut(out, "="); ok && cmd.Flags().Lookup("o"+name) != nil {
 		return "", usageErrorf("unknown output format %q: use one of %s (did you mean --o%s %s?)", out, joinOr(allowed), name, value)
+	}
+	if best, ok := service.Closest(strings.ToLower(out), allowed); ok {
+		return "", usageErrorf("unknown output format %q: use one of %s (did you mean -o %s?)", out, joinOr(allowed), best)
 	}
 	return "", usageErrorf("unknown output format %q: use one of %s", out, joinOr(allowed))
 }

@@ -37,13 +37,15 @@ operation at a time, in plan order, with progress on stderr.
 
 Given a plan saved by "azsvc plan --out FILE", apply makes exactly those
 changes, after checking that nothing they touch changed since; if something
-did, it refuses (exit 5) and you plan again.
+did, it refuses (exit 5) and you plan again. Manifests go with -f, never as
+the FILE argument.
 
 ` + engine.TargetRule + `
 
-Without a terminal to confirm on, apply needs --auto-approve. A failure half
-way stops at once and reports what was done (exit 7); running apply again
-finishes the job.
+Without a terminal to confirm on, apply needs --auto-approve; any answer but
+"yes" at the prompt writes nothing and exits 1 ("Apply cancelled."). A
+failure half way stops at once and reports what was done (exit 7); running
+apply again finishes the job.
 
 ARM allows 1,000 Microsoft.Network writes per 5 minutes per subscription.
 apply reads what is left after every write and, once the budget is spent,
@@ -75,7 +77,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 
   # Take over from CCM on the live cluster, and publish the addresses
   azsvc apply --from-cluster -A --config azure.json --update-status`,
-		Args: cobra.MaximumNArgs(1),
+		Args: optionalPlanArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.PlanFile = args[0]

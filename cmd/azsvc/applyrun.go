@@ -81,6 +81,9 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	saved, p, err := loadSaved(ctx, opts.PlanFile)
 	if err != nil {
+		if manifest := notSavedPlan(opts.PlanFile, "azsvc apply", err); manifest != nil {
+			return manifest
+		}
 		return err
 	}
 	s := settings(opts.IO, inputOptions{}, opts.Cluster, opts.Target)

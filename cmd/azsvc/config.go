@@ -94,7 +94,7 @@ func applyConfig(cmd *cobra.Command, configFlag, dir string) (resolvedConfig, er
 				value = relativeToFile(f, value, file)
 			}
 			if err := setFlag(f, value); err != nil {
-				setErr = usageErrorf("invalid value for --%s from %s: %w", f.Name, c.origin, err)
+				setErr = usageErrorf("invalid value for --%s from %s: %w", f.Name, c.origin, flagValueError(f, fmt.Sprint(value), err))
 				return
 			}
 			res.Sources = append(res.Sources, configSource{Flag: f.Name, Origin: c.origin, FromFile: c.v == cfg})

@@ -118,8 +118,8 @@ func exitCodeTable() []struct {
 		code    int
 		meaning string
 	}{
-		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: everything applied."},
-		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Nothing is known to have changed."},
+		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written)."},
+		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Also apply declined at the prompt (\"Apply cancelled.\"), as in Terraform. Nothing is known to have changed."},
 		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
 		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused). Nothing was applied."},
 		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned. Nothing was applied; plan again."},

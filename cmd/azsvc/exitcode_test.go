@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -29,7 +32,26 @@ func TestExitCodes(t *testing.T) {
 		{name: "misspelt command", args: []string{"validat"}, want: 64, wantStderr: "Did you mean this?"},
 		{name: "unknown flag", args: []string{"validate", "--bogus"}, want: 64, wantStderr: "unknown flag: --bogus"},
 		{name: "missing -f", args: []string{"validate"}, want: 64, wantStderr: "no input: give manifests with -f"},
-		{name: "positional arg", args: []string{"validate", "-f", warn, "extra"}, want: 64, wantStderr: `unknown command "extra"`},
+		{name: "positional arg", args: []string{"validate", "-f", warn, "extra"}, want: 64,
+			wantStderr: `unexpected argument "extra": validate reads manifests with -f: azsvc validate -f extra`},
+		{name: "positional path to validate", args: []string{"validate", "examples/public-basic"}, want: 64,
+			wantStderr: "azsvc validate -f examples/public-basic\nRun 'azsvc validate --help' for usage."},
+		{name: "positional paths to render", args: []string{"render", "a b.yaml", "c"}, want: 64,
+			wantStderr: `render reads manifests with -f: azsvc render -f 'a b.yaml' -f c`},
+		{name: "positional path to plan", args: []string{"plan", "deploy/"}, want: 64,
+			wantStderr: `unexpected argument "deploy/": plan reads manifests with -f: azsvc plan -f deploy/`},
+		{name: "show without a plan", args: []string{"show"}, want: 64,
+			wantStderr: "no saved plan: give the file azsvc plan --out wrote (azsvc show plan.json)"},
+		{name: "show two plans", args: []string{"show", "a.json", "b.json"}, want: 64, wantStderr: `one saved plan at a time: got "a.json" and "b.json"`},
+		{name: "apply a YAML manifest", args: []string{"apply", warn + "/shared.yaml"}, want: 64,
+			wantStderr: warn + "/shared.yaml is a manifest, not a saved plan: use azsvc apply -f " + warn + "/shared.yaml"},
+		{name: "apply a JSON manifest", args: []string{"apply", "testdata/args/service.json"}, want: 64,
+			wantStderr: "testdata/args/service.json is a manifest, not a saved plan: use azsvc apply -f testdata/args/service.json"},
+		{name: "apply a directory", args: []string{"apply", warn}, want: 64,
+			wantStderr: warn + " is a directory of manifests, not a saved plan: use azsvc apply -f " + warn},
+		{name: "show a manifest", args: []string{"show", "testdata/args/service.json"}, want: 64,
+			wantStderr: "testdata/args/service.json is a manifest, not a saved plan: use azsvc plan -f testdata/args/service.json"},
+		{name: "apply other JSON", args: []string{"apply", "testdata/args/not-a-plan.json"}, want: 1, wantStderr: "not a saved azsvc plan"},
 		{name: "unknown -o", args: []string{"validate", "-f", warn, "-o", "yaml"}, want: 64,
 			wantStderr: `unknown output format "yaml": use one of text, json or sarif`},
 		{name: "usage error points at help", args: []string{"validate"}, want: 64, wantStderr: "Run 'azsvc validate --help' for usage."},
@@ -58,7 +80,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "apply missing saved plan", args: []string{"apply", "plan.json"}, want: 1, wantStderr: "read saved plan"},
 		{name: "apply needs input", args: []string{"apply", "--auto-approve"}, want: 64},
 		{name: "apply plan and -f", args: []string{"apply", "plan.json", "-f", warn}, want: 64, wantStderr: "not both"},
-		{name: "apply two plans", args: []string{"apply", "a.json", "b.json"}, want: 64},
+		{name: "apply two plans", args: []string{"apply", "a.json", "b.json"}, want: 64, wantStderr: "one saved plan at a time"},
 		{name: "-n without --from-cluster", args: []string{"validate", "-f", warn, "-n", "web"}, want: 64, wantStderr: "add --from-cluster"},
 		{name: "--kubeconfig without --from-cluster", args: []string{"plan", "-f", warn, "--kubeconfig", "k"}, want: 64, wantStderr: "add --from-cluster"},
 		{name: "--from-cluster needs no -f", args: []string{"plan", "--from-cluster"}, want: 64, wantStderr: "pass --config azure.json"},
@@ -115,15 +137,58 @@ func TestVersionJSON(t *testing.T) {
 }
 
 func TestNewBuildInfo(t *testing.T) {
-	b := newBuildInfo("v1.2.3", "0123456789abcdef0123", "2026-01-02T03:04:05Z")
-	if b.Version != "v1.2.3" || b.Commit != "0123456789abcdef0123" {
-		t.Errorf("ldflags values must win: %+v", b)
+	vcs := &debug.BuildInfo{Main: debug.Module{Path: "github.com/azsvc/azsvc", Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"},
+		{Key: "vcs.revision", Value: "fedcba9876543210fedcba9876543210fedcba98"},
+		{Key: "vcs.time", Value: "2026-11-24T10:00:00Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}}
+	released := &debug.BuildInfo{Main: debug.Module{Path: "github.com/azsvc/azsvc", Version: "v1.4.0"}}
+	tests := []struct {
+		name                  string
+		version, commit, date string
+		info                  *debug.BuildInfo
+		want                  buildInfo
+	}{
+		{"ldflags win", "v1.2.3", "0123456789abcdef0123", "2026-01-02T03:04:05Z", vcs,
+			buildInfo{Version: "v1.2.3", Commit: "0123456789abcdef0123", Date: "2026-01-02T03:04:05Z", Modified: true}},
+		{"plain go build in a clone: Go's VCS stamp", "", "", "", vcs,
+			buildInfo{Version: "dev", Commit: "fedcba9876543210fedcba9876543210fedcba98", Date: "2026-11-24T10:00:00Z", Modified: true}},
+		{"ldflags version, VCS commit and time", "v1.2.3", "", "", vcs,
+			buildInfo{Version: "v1.2.3", Commit: "fedcba9876543210fedcba9876543210fedcba98", Date: "2026-11-24T10:00:00Z", Modified: true}},
+		{"go install @v1.4.0", "", "", "", released, buildInfo{Version: "v1.4.0"}},
+		{"nothing recorded", "", "", "", nil, buildInfo{Version: "dev"}},
 	}
-	if s := b.String(); !strings.HasPrefix(s, "azsvc version v1.2.3, commit 0123456789ab") {
+	for _, tt := range tests {
+		got := newBuildInfo(tt.version, tt.commit, tt.date, tt.info)
+		got.GoVersion, got.Platform = "", ""
+		if got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	b := newBuildInfo("", "", "", vcs)
+	if s := b.String(); !strings.HasPrefix(s, "azsvc version dev, commit fedcba987654-dirty, built 2026-11-24T10:00:00Z, go") {
 		t.Errorf("String() = %q", s)
 	}
-	if got := newBuildInfo("", "", "").Version; got == "" {
-		t.Error("an unstamped build must still report a version")
+}
+
+// --version and version print the same line: commit and date included.
+func TestVersionFlagMatchesCommand(t *testing.T) {
+	build := newBuildInfo("v1.2.3", "0123456789abcdef0123", "2026-01-02T03:04:05Z", nil)
+	printed := func(args ...string) string {
+		var out bytes.Buffer
+		a := &app{io: &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard}, build: build, dir: t.TempDir()}
+		if code := run(context.Background(), a, args); code != exitOK {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		return out.String()
+	}
+	isolateEnv(t)
+	want := build.String() + "\n"
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		if got := printed(args...); got != want {
+			t.Errorf("%v printed %q, want %q", args, got, want)
+		}
 	}
 }
 

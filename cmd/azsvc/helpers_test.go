@@ -22,10 +22,12 @@ type result struct {
 // cli runs azsvc in process against buffers. dir is where azsvc.yaml is
 // looked for; replace swaps in commands built with a test runF.
 type cli struct {
-	t       *testing.T
-	dir     string
-	stdin   string
-	outTTY  bool
+	t      *testing.T
+	dir    string
+	stdin  string
+	outTTY bool
+	// tty puts stdin and stderr on a terminal: apply asks to confirm.
+	tty     bool
 	ctx     context.Context
 	replace func(a *app) *cobra.Command
 	// emulator, when set, is the ARM every plan and apply of this cli uses.
@@ -58,7 +60,7 @@ func (c *cli) run(args ...string) result {
 	c.t.Helper()
 	var out, errOut bytes.Buffer
 	a := &app{
-		io:    &IOStreams{In: strings.NewReader(c.stdin), Out: &out, ErrOut: &errOut, OutTTY: c.outTTY},
+		io:    &IOStreams{In: strings.NewReader(c.stdin), Out: &out, ErrOut: &errOut, OutTTY: c.outTTY, InTTY: c.tty, ErrTTY: c.tty},
 		build: buildInfo{Version: "v0.0.0-test", GoVersion: "go1.26", Platform: "linux/amd64"},
 		dir:   c.dir,
 

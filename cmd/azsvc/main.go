@@ -27,7 +27,7 @@ func main() {
 		stop()
 	}()
 	dir, _ := os.Getwd()
-	a := &app{io: systemStreams(), build: newBuildInfo(version, commit, date), dir: dir}
+	a := &app{io: systemStreams(), build: newBuildInfo(version, commit, date, readBuildInfo()), dir: dir}
 	code := run(ctx, a, os.Args[1:])
 	stop()
 	os.Exit(code)

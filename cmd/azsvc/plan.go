@@ -79,7 +79,7 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 
   # Preview a pull request's manifests against the live cluster
   azsvc plan --from-cluster -A -f deploy/ --config azure.json`,
-		Args: cobra.NoArgs,
+		Args: inputArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err

@@ -48,7 +48,7 @@ bodies, as GET returns them), yaml, and mermaid (a graph for GitHub markdown).`,
 
   # What CCM builds for the Services of namespace web in the live cluster
   azsvc render --from-cluster -n web --config azure.json`,
-		Args: cobra.NoArgs,
+		Args: inputArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err

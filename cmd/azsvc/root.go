@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/providers/kube"
 )
 
@@ -27,7 +28,7 @@ applies it one write at a time.`,
 
   # Preview the changes, failing CI when there are any
   azsvc plan -f deploy/ --detailed-exitcode`,
-		Version:           a.build.Version,
+		Version:           a.build.String(), // --version prints what azsvc version prints
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return a.setup(cmd) },
@@ -35,7 +36,7 @@ applies it one write at a time.`,
 	cmd.SetIn(a.io.In)
 	cmd.SetOut(a.io.Out)
 	cmd.SetErr(a.io.ErrOut)
-	cmd.SetVersionTemplate("azsvc version {{.Version}}\n")
+	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.SetFlagErrorFunc(flagError)
 
 	f := cmd.PersistentFlags()
@@ -111,10 +112,26 @@ func strictHelp(root *cobra.Command) {
 		c.Run = nil
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			if target, _, err := root.Find(args); len(args) > 0 && (err != nil || target == root) {
-				return usageErrorf("unknown help topic %q", strings.Join(args, " "))
+				return unknownHelpTopic(root, args)
 			}
 			run(cmd, args)
 			return nil
 		}
 	}
+}
+
+// unknownHelpTopic is the usage error for "azsvc help TOPIC" with no such
+// topic or command, naming the one probably meant ("exit codes" and
+// "exitcodes" both mean exit-codes).
+func unknownHelpTopic(root *cobra.Command, args []string) error {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	if best, ok := service.Closest(strings.ToLower(strings.Join(args, "-")), names); ok {
+		return usageErrorf("unknown help topic %q (did you mean azsvc help %s?)", strings.Join(args, " "), best)
+	}
+	return usageErrorf("unknown help topic %q", strings.Join(args, " "))
 }

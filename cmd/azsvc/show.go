@@ -37,7 +37,7 @@ plan also goes to the summary file, as with plan).`,
 
   # Post it as a pull request comment
   azsvc show plan.json -o markdown > comment.md`,
-		Args: cobra.ExactArgs(1),
+		Args: savedPlanArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.PlanFile = args[0]
 			return runCommand(a, cmd, opts, &opts.Output, runF, runShow)
@@ -52,6 +52,9 @@ plan also goes to the summary file, as with plan).`,
 func runShow(ctx context.Context, opts *showOptions) error {
 	saved, p, err := loadSaved(ctx, opts.PlanFile)
 	if err != nil {
+		if manifest := notSavedPlan(opts.PlanFile, "azsvc plan", err); manifest != nil {
+			return manifest
+		}
 		return err
 	}
 	in, err := engine.InputsFromSaved(saved, engine.Settings{})

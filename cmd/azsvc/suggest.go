@@ -20,6 +20,9 @@ var unknownFlag = regexp.MustCompile(`^unknown (?:flag: --([^\s=]+)|shorthand fl
 // command does not know, suggests the one probably meant: cobra suggests
 // commands, not flags.
 func flagError(cmd *cobra.Command, err error) error {
+	if bad := invalidFlagValue(err); bad != nil {
+		return bad
+	}
 	if s := suggestFlag(cmd, err.Error()); s != "" {
 		return &usageError{err: fmt.Errorf("%w (did you mean %s?)", err, s)}
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestFlagSuggestions: a mistyped flag is a usage error that names the
-// flag probably meant; cobra only suggests commands.
+// TestFlagSuggestions: a mistyped flag, -o value or help topic is a usage
+// error that names the one probably meant; cobra only suggests commands.
 func TestFlagSuggestions(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -20,6 +20,15 @@ func TestFlagSuggestions(t *testing.T) {
 		{[]string{"plan", "--sumary-file", "s.md"}, "(did you mean --summary-file?)"},
 		{[]string{"plan", "-f", "x", "-out=plan.json"}, "(did you mean --out plan.json?)"},
 		{[]string{"plan", "--zzz"}, ""},
+		{[]string{"validate", "-f", "x", "-o", "jsn"}, `unknown output format "jsn": use one of text, json or sarif (did you mean -o json?)`},
+		{[]string{"plan", "-f", "x", "-o", "markdwon"}, "(did you mean -o markdown?)"},
+		{[]string{"render", "-f", "x", "-o", "YAML"}, "(did you mean -o yaml?)"},
+		{[]string{"validate", "-f", "x", "-o", "xml"}, ""},
+		{[]string{"help", "exitcodes"}, `unknown help topic "exitcodes" (did you mean azsvc help exit-codes?)`},
+		{[]string{"help", "exit", "codes"}, "(did you mean azsvc help exit-codes?)"},
+		{[]string{"help", "enviroment"}, "(did you mean azsvc help environment?)"},
+		{[]string{"help", "aply"}, "(did you mean azsvc help apply?)"},
+		{[]string{"help", "kubernetes"}, ""},
 	}
 	for _, tt := range tests {
 		res := newCLI(t).run(tt.args...)

@@ -17,8 +17,9 @@ import (
 type validateOptions struct {
 	IO    *IOStreams
 	Build buildInfo
-	// BaseDir makes SARIF paths relative; the working directory.
-	BaseDir string
+	// WorkDir is the working directory: SARIF reads relative file names
+	// from it and makes URIs relative to its git work tree's root.
+	WorkDir string
 
 	inputOptions
 	Kube    kubeOptions
@@ -27,7 +28,7 @@ type validateOptions struct {
 }
 
 func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) *cobra.Command {
-	opts := &validateOptions{IO: a.io, Build: a.build, BaseDir: a.dir}
+	opts := &validateOptions{IO: a.io, Build: a.build, WorkDir: a.dir}
 	cmd := &cobra.Command{
 		Use:   "validate [-f FILE|DIR|- ...] [--from-cluster]",
 		Short: "Check Service manifests for Azure annotation mistakes, offline",
@@ -40,7 +41,8 @@ values out of range, invalid CIDRs and IP addresses, values ARM would refuse as
 names, labels or tags (or that would change a URL), duplicate keys, settings
 ignored in context, and combinations that do not work together. PrivateEndpoint
 objects (azsvc help private-endpoints) are checked too. Other documents and
-other Services are skipped and counted.
+other Services are skipped and counted; input with nothing to check at all
+(an empty file, a chart that rendered nothing) is a warning, AZSVC3018.
 
 Each file and stdin is read up to --max-input-size (default 64Mi); inside a
 directory only regular files are read, and FIFOs, sockets and devices are
@@ -66,7 +68,7 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 
   # The Services of every namespace of the current kubectl context
   azsvc validate --from-cluster -A`,
-		Args: cobra.NoArgs,
+		Args: inputArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Kube.check(opts.Files, false); err != nil {
 				return err
@@ -93,7 +95,7 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 	}
 	engine.Overlay(in, live)
 	report := diag.Report{
-		Diagnostics: in.Validate(),
+		Diagnostics: append(in.Validate(), in.NothingChecked()...),
 		Sources:     in.Sources,
 		Checked:     len(in.Services),
 		Endpoints:   len(in.Endpoints),
@@ -144,7 +146,8 @@ func renderReport(w io.Writer, r diag.Report, opts *validateOptions) error {
 		return diag.SARIF(w, r, diag.SARIFOptions{
 			Tool:    diag.Tool{Name: "azsvc", Version: opts.Build.Version, InformationURI: projectURL},
 			Rules:   sarifRules(),
-			BaseDir: opts.BaseDir,
+			BaseDir: workTreeRoot(opts.WorkDir),
+			WorkDir: opts.WorkDir,
 		})
 	}
 	return diag.Text(w, r, opts.IO.OutStyle())

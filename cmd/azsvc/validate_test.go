@@ -164,3 +164,100 @@ func TestValidateOptions(t *testing.T) {
 		t.Errorf("options = files %q, output %q", got.Files, got.Output)
 	}
 }
+
+// Input with no LoadBalancer Service is a warning (AZSVC3018), not a
+// silent "0 Services checked": exit 0 still, for validate only; plan of
+// the same input keeps its own behaviour.
+func TestValidateNothingChecked(t *testing.T) {
+	c := newCLI(t)
+	empty := filepath.Join(c.dir, "empty.yaml")
+	writeFile(t, empty, "")
+	res := c.run("validate", "-f", empty)
+	if res.code != exitOK || !strings.Contains(res.stdout, empty+": warning[AZSVC3018]: no Service of type LoadBalancer in the input: nothing was checked") ||
+		!strings.Contains(res.stderr, "0 Services checked, 0 errors, 1 warning") {
+		t.Errorf("validate of an empty file: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	res = c.run("validate", "-f", "testdata/manifests/warn")
+	if strings.Contains(res.stdout, "AZSVC3018") {
+		t.Errorf("AZSVC3018 for input with Services:\n%s", res.stdout)
+	}
+	res = c.run("--settings", "../../examples/azsvc.yaml", "plan", "-f", empty, "--state", filepath.Join(c.dir, "state.json"))
+	if strings.Contains(res.stdout+res.stderr, "AZSVC3018") {
+		t.Errorf("plan warns AZSVC3018 (validate only):\n%s\n%s", res.stdout, res.stderr)
+	}
+}
+
+// SARIF URIs are relative to the git work tree's root (a .git directory,
+// or a .git file as in a linked worktree), whatever directory validate
+// runs in; without a work tree, to the working directory; a file outside
+// gets an absolute file:// URI.
+func TestValidateSARIFURIsRepoRelative(t *testing.T) {
+	manifest, err := os.ReadFile("testdata/manifests/invalid/web.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "outside.yaml")
+	writeFile(t, outside, string(manifest))
+	tests := []struct {
+		name, git string // git: "", "dir" or "file"
+		want      []string
+	}{
+		{"git directory", "dir", []string{"deploy/web.yaml", "file://" + filepath.ToSlash(outside)}},
+		{"git file (worktree)", "file", []string{"deploy/web.yaml", "file://" + filepath.ToSlash(outside)}},
+		{"no work tree", "", []string{"web.yaml", "file://" + filepath.ToSlash(outside)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCLI(t)
+			root := c.dir
+			switch tt.git {
+			case "dir":
+				if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			case "file":
+				writeFile(t, filepath.Join(root, ".git"), "gitdir: /elsewhere/.git/worktrees/x\n")
+			}
+			c.dir = filepath.Join(root, "deploy")
+			if err := os.Mkdir(c.dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(c.dir, "web.yaml"), string(manifest))
+			t.Chdir(c.dir)
+			res := c.run("validate", "-f", "web.yaml", "-f", outside, "-o", "sarif")
+			if res.code != exitInvalid {
+				t.Fatalf("exit %d\n%s", res.code, res.stderr)
+			}
+			var log struct {
+				Runs []struct {
+					Results []struct {
+						Locations []struct {
+							PhysicalLocation struct {
+								ArtifactLocation struct{ URI, URIBaseID string }
+							}
+						}
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(res.stdout), &log); err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, r := range log.Runs[0].Results {
+				a := r.Locations[0].PhysicalLocation.ArtifactLocation
+				seen[a.URI] = true
+				if relative := !strings.HasPrefix(a.URI, "file:"); relative != (a.URIBaseID == "%SRCROOT%") {
+					t.Errorf("%s: uriBaseId %q", a.URI, a.URIBaseID)
+				}
+			}
+			for _, want := range tt.want {
+				if !seen[want] {
+					t.Errorf("no result at %s; URIs: %v", want, seen)
+				}
+			}
+			if len(seen) != len(tt.want) {
+				t.Errorf("URIs %v, want %v", seen, tt.want)
+			}
+		})
+	}
+}

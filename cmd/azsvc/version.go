@@ -21,9 +21,12 @@ type buildInfo struct {
 }
 
 // newBuildInfo prefers values stamped with -ldflags (make build) and falls
-// back to what the Go toolchain recorded: the module version for
-// `go install ...@vX`, the VCS revision for a build inside a checkout.
-func newBuildInfo(version, commit, date string) buildInfo {
+// back to what the Go toolchain recorded in info (debug.ReadBuildInfo; nil
+// when there is none): the module version for `go install ...@vX`, and for
+// a plain `go build` in a git clone the commit, its time and whether the
+// tree had local changes. Go records no VCS data with -buildvcs=false or
+// in a git worktree (its .git is a file), so there only ldflags tell.
+func newBuildInfo(version, commit, date string, info *debug.BuildInfo) buildInfo {
 	b := buildInfo{
 		Version:   version,
 		Commit:    commit,
@@ -31,21 +34,17 @@ func newBuildInfo(version, commit, date string) buildInfo {
 		GoVersion: runtime.Version(),
 		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
 	}
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if info != nil {
 		if b.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			b.Version = info.Main.Version
 		}
 		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				if b.Commit == "" {
-					b.Commit = s.Value
-				}
-			case "vcs.time":
-				if b.Date == "" {
-					b.Date = s.Value
-				}
-			case "vcs.modified":
+			switch {
+			case s.Key == "vcs.revision" && b.Commit == "":
+				b.Commit = s.Value
+			case s.Key == "vcs.time" && b.Date == "":
+				b.Date = s.Value
+			case s.Key == "vcs.modified":
 				b.Modified = s.Value == "true"
 			}
 		}
@@ -54,6 +53,15 @@ func newBuildInfo(version, commit, date string) buildInfo {
 		b.Version = "dev"
 	}
 	return b
+}
+
+// readBuildInfo is debug.ReadBuildInfo as newBuildInfo takes it.
+func readBuildInfo() *debug.BuildInfo {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	return info
 }
 
 func (b buildInfo) String() string {

@@ -194,9 +194,57 @@ func jsonError(data []byte, err error) error {
 		line, col := lineCol(data, typ.Offset)
 		// The embedded Auth struct's Go name is no JSON key.
 		field := strings.TrimPrefix(typ.Field, "Auth.")
-		return fmt.Errorf("line %d, column %d: key %q: want %s, got JSON %s: %w", line, col, field, typ.Type, typ.Value, err)
+		return &typeError{msg: fmt.Sprintf("line %d, column %d: key %q: want %s, got %s",
+			line, col, field, jsonWant(typ.Type), jsonGot(typ.Value)), err: err}
 	}
 	return fmt.Errorf("parse azure.json: %w", err)
+}
+
+// typeError is a value of the wrong JSON type, in azure.json's words: the
+// Go struct and type encoding/json names are no help to its author.
+type typeError struct {
+	msg string
+	err error
+}
+
+func (e *typeError) Error() string { return e.msg }
+func (e *typeError) Unwrap() error { return e.err }
+
+// jsonWant names the JSON a field of Go type t takes.
+func jsonWant(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonWant(t.Elem())
+	}
+	return "a " + t.Kind().String()
+}
+
+// jsonGot names the JSON value encoding/json found ("number", "number
+// 1.5", "array", ...).
+func jsonGot(value string) string {
+	kind, literal, _ := strings.Cut(value, " ")
+	what := map[string]string{"string": "a string", "number": "a number", "bool": "true or false",
+		"array": "a list", "object": "an object"}[kind]
+	switch {
+	case what == "":
+		return value
+	case literal != "":
+		return what + " (" + literal + ")"
+	}
+	return what
 }
 
 func lineCol(data []byte, offset int64) (int, int) {

@@ -47,7 +47,14 @@ func TestParseErrors(t *testing.T) {
 		{"missing location", `{"resourceGroup":"x","securityGroupName":"n"}`, `missing required key "location"`},
 		{"missing securityGroupName (§5.1)", `{"resourceGroup":"x","location":"y"}`, `missing required key "securityGroupName"`},
 		{"syntax error names line", "{\n\"resourceGroup\": ,\n}", "line 2, column"},
-		{"wrong type names key", `{"resourceGroup":"x","location":"y","securityGroupName":"n","disableOutboundSNAT":"yes"}`, `key "disableOutboundSNAT"`},
+		{"wrong type names key", `{"resourceGroup":"x","location":"y","securityGroupName":"n","disableOutboundSNAT":"yes"}`,
+			`line 1, column 88: key "disableOutboundSNAT": want true or false, got a string`},
+		{"number for a string", `{"resourceGroup":"x","location":"y","securityGroupName":"n","subscriptionId":123}`,
+			`line 1, column 81: key "subscriptionId": want a string, got a number`},
+		{"fraction for a whole number", `{"resourceGroup":"x","location":"y","securityGroupName":"n","maximumLoadBalancerRuleCount":1.5}`,
+			`key "maximumLoadBalancerRuleCount": want a whole number, got a number (1.5)`},
+		{"string for a secret-free auth bool", `{"resourceGroup":"x","location":"y","securityGroupName":"n","useManagedIdentityExtension":"maybe"}`,
+			`key "useManagedIdentityExtension": want true or false, got a string`},
 		{"bad sku", `{"resourceGroup":"x","location":"y","securityGroupName":"n","loadBalancerSku":"premium"}`, `"loadBalancerSku": invalid value "premium"`},
 		{"bad pool type", `{"resourceGroup":"x","location":"y","securityGroupName":"n","loadBalancerBackendPoolConfigurationType":"nic"}`, `loadBalancerBackendPoolConfigurationType`},
 		{"bad probe mode", `{"resourceGroup":"x","location":"y","securityGroupName":"n","clusterServiceLoadBalancerHealthProbeMode":"all"}`, `clusterServiceLoadBalancerHealthProbeMode`},
@@ -59,6 +66,9 @@ func TestParseErrors(t *testing.T) {
 			_, _, err := Parse([]byte(tt.in))
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+			if strings.Contains(err.Error(), "json:") || strings.Contains(err.Error(), "Go struct") {
+				t.Errorf("err = %v: encoding/json's wording leaks", err)
 			}
 		})
 	}

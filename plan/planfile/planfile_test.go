@@ -101,3 +101,24 @@ func TestChecksumOfHostileContent(t *testing.T) {
 		t.Errorf("reformatted file: err = %v, want ErrModified", err)
 	}
 }
+
+// A file that is JSON but no plan is refused in the file's terms: which
+// member has the wrong type, never encoding/json's Go struct names.
+func TestUnmarshalNotAPlan(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"format_version": 3}`, `not a saved azsvc plan: "format_version" is a JSON number where a saved plan has a string`},
+		{`{"format_version": "3.0", "steps": {}}`, `not a saved azsvc plan: "steps" is a JSON object where a saved plan has a list`},
+		{`[1, 2]`, `not a saved azsvc plan: the file is a JSON array where a saved plan has an object`},
+		{`# a comment`, `not a saved azsvc plan: invalid character '#'`},
+		{`{"name": "x"}`, `not a saved azsvc plan (no format_version)`},
+	}
+	for _, tt := range tests {
+		_, err := Unmarshal([]byte(tt.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("Unmarshal(%s) = %v, want %q", tt.in, err, tt.want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "json:")) {
+			t.Errorf("Unmarshal(%s) = %v: encoding/json's wording leaks", tt.in, err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 )
 
@@ -37,7 +38,8 @@ type Sources struct {
 // TargetSource says how to reach a plan's target again: "azure" (the
 // subscription is the recorded configuration's), "endpoint" (an
 // ARM-compatible endpoint; its token is never recorded) or "emulator"
-// (the local emulator's state file, as given).
+// (the local emulator's state file by its absolute path, so the plan
+// applies from any directory; plans made before recorded it as given).
 type TargetSource struct {
 	Kind     string `json:"kind"`
 	State    string `json:"state,omitempty"`
@@ -87,7 +89,7 @@ func Marshal(s *Plan) ([]byte, error) {
 func Unmarshal(data []byte) (*Plan, error) {
 	var s Plan
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("not a saved azsvc plan: %w", err)
+		return nil, notAPlan(err)
 	}
 	if s.FormatVersion == "" {
 		return nil, errors.New("not a saved azsvc plan (no format_version)")
@@ -104,6 +106,50 @@ func Unmarshal(data []byte) (*Plan, error) {
 	}
 	return &s, nil
 }
+
+// notAPlan says why data that failed to decode is no saved plan, without
+// encoding/json's Go struct and type names.
+func notAPlan(err error) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return &decodeError{msg: fmt.Sprintf("not a saved azsvc plan: %s is a JSON %s where a saved plan has %s",
+			fieldOf(typ), typ.Value, jsonKind(typ.Type.Kind())), err: err}
+	}
+	return fmt.Errorf("not a saved azsvc plan: %w", err)
+}
+
+// fieldOf is the JSON path of a type error's field, without the Go type
+// name encoding/json puts first.
+func fieldOf(typ *json.UnmarshalTypeError) string {
+	if typ.Field == "" {
+		return "the file"
+	}
+	return fmt.Sprintf("%q", typ.Field)
+}
+
+// jsonKind names the JSON a Go kind decodes from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map, reflect.Pointer, reflect.Interface:
+		return "an object"
+	}
+	return "a number"
+}
+
+// decodeError keeps the decoding error for errors.As, in its own words.
+type decodeError struct {
+	msg string
+	err error
+}
+
+func (e *decodeError) Error() string { return e.msg }
+func (e *decodeError) Unwrap() error { return e.err }
 
 // withoutChecksum returns data with the value of the top-level checksum
 // member emptied, as Marshal hashed it. Only that member is touched: a

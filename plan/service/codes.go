@@ -80,6 +80,7 @@ import (
 //	AZSVC3015  warning   public IP setting on an internal Service            §1.3 #4-#6, #24-#27
 //	AZSVC3016  warning   PLS setting without azure-pls-create                §8
 //	AZSVC3017  warning   setting for an IP family the Service lacks          §1.3 #22-#27
+//	AZSVC3018  warning   no LoadBalancer Service in the input (validate)     -
 //	AZSVC3020  warning   unknown key under a Service annotation prefix       §1
 //	AZSVC3030  warning   no UID, and internal frontends Azure cannot tie     §2.1
 //	AZSVC40xx  error     CCM's reconcile would fail (plan time)              refusal_codes.go
@@ -152,6 +153,7 @@ const (
 	CodePublicIPOnInternal = "AZSVC3015"
 	CodePLSWithoutCreate   = "AZSVC3016"
 	CodeFamilyIgnored      = "AZSVC3017"
+	CodeNothingChecked     = "AZSVC3018"
 	CodeForeignAnnotation  = "AZSVC3020"
 	// CodeUIDUntied is raised at plan time by plan/adopt.
 	CodeUIDUntied = "AZSVC3030"
@@ -241,6 +243,7 @@ func serviceRules() []Rule {
 		{CodePublicIPOnInternal, w, "public IP setting on an internal Service"},
 		{CodePLSWithoutCreate, w, "Private Link Service setting without azure-pls-create"},
 		{CodeFamilyIgnored, w, "setting for an IP family the Service does not have"},
+		{CodeNothingChecked, w, "no Service of type LoadBalancer in the input: nothing was checked"},
 		{CodeForeignAnnotation, w, "annotation the Azure cloud provider does not read"},
 		{CodeUIDUntied, w, "no metadata.uid, and Azure holds internal frontends it cannot tie to a Service"},
 	}

@@ -150,17 +150,27 @@ func TestSARIFShape(t *testing.T) {
 }
 
 func TestSARIFURI(t *testing.T) {
-	tests := []struct{ file, base, want string }{
-		{"deploy/web.yaml", "/src", "deploy/web.yaml"},
-		{"./deploy//web.yaml", "", "deploy/web.yaml"},
-		{"/src/deploy/web.yaml", "/src", "deploy/web.yaml"},
-		{"/elsewhere/web.yaml", "/src", "/elsewhere/web.yaml"},
-		{"-", "/src", "stdin"},
-		{"<stdin>", "/src", "stdin"},
+	tests := []struct{ file, base, work, want string }{
+		{"deploy/web.yaml", "/src", "", "deploy/web.yaml"},
+		{"./deploy//web.yaml", "", "", "deploy/web.yaml"},
+		{"/src/deploy/web.yaml", "/src", "", "deploy/web.yaml"},
+		// Relative names are relative to the working directory, URIs to
+		// the work tree root above it.
+		{"web.yaml", "/src", "/src/deploy", "deploy/web.yaml"},
+		{"../charts/out.yaml", "/src", "/src/deploy", "charts/out.yaml"},
+		{"../../tmp/web.yaml", "/src", "/src/deploy", "file:///tmp/web.yaml"},
+		{"/elsewhere/web.yaml", "/src", "/src/deploy", "file:///elsewhere/web.yaml"},
+		{"/srcother/web.yaml", "/src", "", "file:///srcother/web.yaml"},
+		{"/elsewhere/my web.yaml", "", "", "file:///elsewhere/my%20web.yaml"},
+		{"my web.yaml", "/src", "/src", "my%20web.yaml"},
+		{"a:b.yaml", "/src", "/src", "./a:b.yaml"},
+		{"cluster:shop/web", "/src", "/src", "cluster:shop/web"},
+		{"-", "/src", "", "stdin"},
+		{"<stdin>", "/src", "", "stdin"},
 	}
 	for _, tt := range tests {
-		if got := sarifURI(filepath.FromSlash(tt.file), filepath.FromSlash(tt.base)); got != tt.want {
-			t.Errorf("sarifURI(%q, %q) = %q, want %q", tt.file, tt.base, got, tt.want)
+		if got := sarifURI(filepath.FromSlash(tt.file), filepath.FromSlash(tt.base), filepath.FromSlash(tt.work)); got != tt.want {
+			t.Errorf("sarifURI(%q, %q, %q) = %q, want %q", tt.file, tt.base, tt.work, got, tt.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"net/url"
 	"path"
 	"path/filepath"
 	"slices"
@@ -36,9 +37,13 @@ type SARIFOptions struct {
 	// Rules lists known codes. Codes that appear in the report but not
 	// here get a rule derived from their first diagnostic.
 	Rules []Rule
-	// BaseDir is the directory URIs are made relative to (the repository
-	// root in CI); GitHub needs repo-relative paths (ux-anchors §5.1).
+	// BaseDir is the directory URIs are made relative to: the root of the
+	// git work tree, since GitHub needs repo-relative paths (ux-anchors
+	// §5.1). Files outside it get absolute file:// URIs.
 	BaseDir string
+	// WorkDir is what relative file names are relative to (the working
+	// directory); "" means BaseDir.
+	WorkDir string
 }
 
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -56,7 +61,7 @@ func SARIF(w io.Writer, r Report, opts SARIFOptions) error {
 	}
 	results := make([]sarifResult, 0, len(diags))
 	for _, d := range diags {
-		results = append(results, newSARIFResult(d, index[d.Code], opts.BaseDir))
+		results = append(results, newSARIFResult(d, index[d.Code], sarifURI(d.Pos.File, opts.BaseDir, opts.WorkDir)))
 	}
 	log := sarifLog{
 		Schema:  sarifSchema,
@@ -106,15 +111,14 @@ func sarifRules(known []Rule, diags []service.Diagnostic) []sarifRule {
 	return out
 }
 
-func newSARIFResult(d service.Diagnostic, ruleIndex int, baseDir string) sarifResult {
-	uri := sarifURI(d.Pos.File, baseDir)
+func newSARIFResult(d service.Diagnostic, ruleIndex int, uri string) sarifResult {
 	loc := sarifLocation{PhysicalLocation: sarifPhysical{
 		ArtifactLocation: sarifArtifact{URI: uri},
 		// GitHub rejects results without a region (GH1003); a finding
 		// about a whole file points at its first line.
 		Region: sarifRegion{StartLine: max(d.Pos.Line, 1), StartColumn: max(d.Pos.Column, 1)},
 	}}
-	if !strings.Contains(uri, ":") && !strings.HasPrefix(uri, "/") {
+	if u, err := url.Parse(uri); err == nil && !u.IsAbs() && !strings.HasPrefix(uri, "/") {
 		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
 	}
 	text := d.Message
@@ -139,18 +143,51 @@ func fingerprint(d service.Diagnostic, uri string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// sarifURI makes file relative to baseDir with forward slashes. Files
-// outside baseDir keep their path; stdin has no path and becomes "stdin".
-func sarifURI(file, baseDir string) string {
-	if file == "" || file == "-" || file == service.StdinName {
+// sarifURI makes file relative to baseDir with forward slashes, reading a
+// relative file name as relative to workDir (baseDir when ""). A file
+// outside baseDir gets an absolute file:// URI; stdin has no path and
+// becomes "stdin", and a cluster object keeps its cluster:ns/name.
+func sarifURI(file, baseDir, workDir string) string {
+	switch {
+	case file == "" || file == "-" || file == service.StdinName:
 		return "stdin"
+	case strings.HasPrefix(file, service.ClusterPrefix):
+		return file
 	}
-	if baseDir != "" && filepath.IsAbs(file) {
-		if rel, err := filepath.Rel(baseDir, file); err == nil && !strings.HasPrefix(rel, "..") {
-			file = rel
+	if workDir == "" {
+		workDir = baseDir
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		if workDir == "" {
+			return relativeURI(file)
+		}
+		abs = filepath.Join(workDir, file)
+	}
+	if baseDir != "" {
+		rel, err := filepath.Rel(baseDir, abs)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return relativeURI(rel)
 		}
 	}
-	return path.Clean(filepath.ToSlash(file))
+	return fileURI(abs)
+}
+
+// relativeURI is the URI reference of a relative path: forward slashes,
+// special characters escaped, and "./" before a first segment with a
+// colon, which would read as a scheme.
+func relativeURI(rel string) string {
+	return (&url.URL{Path: path.Clean(filepath.ToSlash(rel))}).String()
+}
+
+// fileURI is the file:// URI of an absolute path (RFC 8089): slashes, a
+// leading one before a Windows drive letter, and escaped special characters.
+func fileURI(abs string) string {
+	p := filepath.ToSlash(filepath.Clean(abs))
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 func sarifLevel(s service.Severity) string {

@@ -124,7 +124,10 @@ func InputsFromSaved(saved *planfile.Plan, s Settings) (*Inputs, error) {
 // changes and steps, exactly. The refusal names what changed since: the
 // resources whose owned content moved, else the first step that differs.
 func CheckSaved(ctx context.Context, saved *planfile.Plan, in *Inputs, t *Target) error {
-	if saved.Target != t.Describe() {
+	// A recorded emulator target was opened from its absolute path
+	// (TargetOfSaved), which the header, naming the path as given, need
+	// not show.
+	if saved.Target != t.Describe() && saved.Sources.Target.Kind != "emulator" {
 		return &apply.StaleError{Changed: []apply.Drift{{Address: "target",
 			Detail: fmt.Sprintf("plan was made for %s, not %s", saved.Target, t.Describe())}}}
 	}

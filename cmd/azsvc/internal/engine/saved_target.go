@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan/planfile"
@@ -19,6 +22,11 @@ func TargetOfSaved(s *Settings, saved *planfile.Plan) error {
 	rec := saved.Sources.Target
 	if rec.Kind == "" {
 		return nil // made by a build that did not record it: CheckSaved compares descriptions
+	}
+	if rec.Kind == "emulator" {
+		// Plans record the absolute path; older ones the path as given,
+		// which is all there is to go on.
+		rec.State = absPath(rec.State)
 	}
 	given := Settings{Origins: map[string]Origin{}, ARMToken: s.ARMToken}
 	for _, name := range targetSettings {
@@ -44,6 +52,9 @@ func TargetOfSaved(s *Settings, saved *planfile.Plan) error {
 				Detail: fmt.Sprintf("plan was made for %s, not the target the command line names (%v)", saved.Target, err)}}}
 		}
 	}
+	if err := stateExists(rec, s.Emulator != nil); err != nil {
+		return err
+	}
 	s.Target, s.StatePath, s.ARMEndpoint = rec.Kind, rec.State, rec.Endpoint
 	origins := make(map[string]Origin, len(s.Origins)+len(targetSettings))
 	for k, v := range s.Origins {
@@ -55,6 +66,21 @@ func TargetOfSaved(s *Settings, saved *planfile.Plan) error {
 	}
 	for _, name := range targetSettings {
 		s.Origins[name] = Origin{Rank: RankFlag, Where: "the saved plan"}
+	}
+	return nil
+}
+
+// stateExists refuses a saved plan whose local emulator state file is
+// gone (or was never there: the plan is applied from another machine):
+// opening it would start an empty emulator, and the plan would only look
+// stale. shared is a test's in-process emulator, which has no file.
+func stateExists(rec planfile.TargetSource, shared bool) error {
+	if rec.Kind != "emulator" || shared {
+		return nil
+	}
+	if _, err := os.Stat(rec.State); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("the plan was made against the local emulator state %s, which does not exist: "+
+			"restore that file, or plan again against the state you have", rec.State)
 	}
 	return nil
 }

@@ -77,7 +77,17 @@ func chosen(kind TargetKind, s Settings) planfile.TargetSource {
 	if state == "" {
 		state = DefaultStatePath
 	}
-	return planfile.TargetSource{Kind: "emulator", State: state}
+	return planfile.TargetSource{Kind: "emulator", State: absPath(state)}
+}
+
+// absPath is path made absolute against the working directory, so that a
+// saved plan applied from another directory opens the same state file;
+// path itself if the working directory is unknown.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 func openAzure(ctx context.Context, in *Inputs) (*Target, error) {

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Answering anything but "yes" at apply's prompt writes nothing and exits
+// 1 with "Apply cancelled." on stderr, as Terraform does; `yes` applies.
+func TestDeclinedApplyExits1(t *testing.T) {
+	for _, answer := range []string{"no\n", "y\n", ""} {
+		c := newCLI(t)
+		c.tty, c.stdin = true, answer
+		res := c.run(exampleArgs(c, "public-basic", "apply")...)
+		if res.code != exitRuntime || !strings.Contains(res.stderr, "Enter a value: Apply cancelled.\n") {
+			t.Errorf("answer %q: exit %d, want %d with Apply cancelled.:\n%s", answer, res.code, exitRuntime, res.stderr)
+		}
+		c.tty = false
+		if res := c.run(exampleArgs(c, "public-basic", "plan")...); !strings.Contains(res.stdout, "Plan: 7 to create") {
+			t.Errorf("answer %q: the declined apply wrote something:\n%s", answer, res.stdout)
+		}
+	}
+	c := newCLI(t)
+	c.tty, c.stdin = true, "yes\n"
+	if res := c.run(exampleArgs(c, "public-basic", "apply")...); res.code != exitOK || !strings.Contains(res.stderr, "Apply complete!") {
+		t.Errorf("answer yes: exit %d\n%s", res.code, res.stderr)
+	}
+}
+
+// An apply with nothing to do but blocked changes exits 0, as
+// `azsvc help exit-codes` says: the plan lists what is blocked.
+func TestApplyOfOnlyBlockedChangesExits0(t *testing.T) {
+	c := newCLI(t)
+	args := exampleArgs(c, "floating-ip-disabled", "apply", "--auto-approve")
+	if res := c.run(args...); res.code != exitOK {
+		t.Fatalf("first apply: exit %d\n%s", res.code, res.stderr)
+	}
+	res := c.run(args...)
+	if res.code != exitOK || !strings.Contains(res.stdout, "No changes can be made: 1 blocked (see above).") {
+		t.Errorf("apply of only blocked changes: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+}
+
+// The exit-codes help says what a declined and an all-blocked apply exit.
+func TestExitCodeHelpForApply(t *testing.T) {
+	help := strings.Join(strings.Fields(exitCodesHelp()), " ")
+	for _, want := range []string{
+		"apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan",
+		`apply declined at the prompt ("Apply cancelled."), as in Terraform.`,
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help exit-codes lacks %q:\n%s", want, exitCodesHelp())
+		}
+	}
+}
