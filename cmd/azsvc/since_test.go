@@ -180,3 +180,36 @@ func editInAzure(t *testing.T, state, id string, edit func(map[string]any)) {
 		t.Fatalf("PUT %s: %d\n%s", id, resp.StatusCode, msg)
 	}
 }
+
+// TestSinceOtherState: --since compares the state files themselves, so a
+// plan against another emulator state with the same relative name, from
+// another directory, is refused instead of compared with the wrong record.
+func TestSinceOtherState(t *testing.T) {
+	c := newCLI(t)
+	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := func(cmd string, extra ...string) []string {
+		return append([]string{"--settings", filepath.Join(examples, "azsvc.yaml"), cmd,
+			"-f", filepath.Join(examples, "public-basic"), "--state", "state.json"}, extra...)
+	}
+	for _, d := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(c.dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(filepath.Join(c.dir, "a"))
+	if res := c.run(args("apply", "--auto-approve")...); res.code != exitOK {
+		t.Fatalf("apply: exit %d\n%s", res.code, res.stderr)
+	}
+	if res := c.run(args("plan", "--out", "applied.json")...); res.code != exitOK {
+		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
+	}
+	t.Chdir(filepath.Join(c.dir, "b"))
+	res := c.run(args("plan", "--since", "../a/applied.json")...)
+	want := "planned for the local emulator state " + filepath.Join(c.dir, "a", "state.json")
+	if res.code == exitOK || !strings.Contains(res.stderr, want) {
+		t.Fatalf("plan --since a plan of another state file: exit %d, want an error with %q:\n%s", res.code, want, res.stderr)
+	}
+}

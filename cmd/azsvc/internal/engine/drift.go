@@ -17,7 +17,15 @@ func SinceDrift(path string, p *plan.Plan, res *resolve.Resolved, t *Target) err
 	if err != nil {
 		return err
 	}
-	if saved.Target != t.Describe() {
+	rec := saved.Sources.Target
+	if rec.Kind == "emulator" && t.Chosen.Kind == "emulator" {
+		// Both name the state file absolutely (older plans: as given): a
+		// relative --state from another directory is another file,
+		// whatever the header says.
+		if rec.State = absPath(rec.State); rec.State != t.Chosen.State {
+			return fmt.Errorf("it was planned for the local emulator state %s, not %s", rec.State, t.Chosen.State)
+		}
+	} else if saved.Target != t.Describe() {
 		return fmt.Errorf("it was planned for %s, not %s", saved.Target, t.Describe())
 	}
 	record, planned, err := saved.RecordState()
