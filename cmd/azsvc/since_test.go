@@ -208,7 +208,7 @@ func TestSinceOtherState(t *testing.T) {
 	}
 	t.Chdir(filepath.Join(c.dir, "b"))
 	res := c.run(args("plan", "--since", "../a/applied.json")...)
-	want := "planned for the local emulator state " + filepath.Join(c.dir, "a", "state.json")
+	want := "planned for local emulator (state " + filepath.Join(c.dir, "a", "state.json") + ")"
 	if res.code == exitOK || !strings.Contains(res.stderr, want) {
 		t.Fatalf("plan --since a plan of another state file: exit %d, want an error with %q:\n%s", res.code, want, res.stderr)
 	}

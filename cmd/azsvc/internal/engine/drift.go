@@ -23,7 +23,7 @@ func SinceDrift(path string, p *plan.Plan, res *resolve.Resolved, t *Target) err
 		// relative --state from another directory is another file,
 		// whatever the header says.
 		if rec.State = absPath(rec.State); rec.State != t.Chosen.State {
-			return fmt.Errorf("it was planned for the local emulator state %s, not %s", rec.State, t.Chosen.State)
+			return fmt.Errorf("it was planned for local emulator (state %s), not local emulator (state %s)", rec.State, t.Chosen.State)
 		}
 	} else if saved.Target != t.Describe() {
 		return fmt.Errorf("it was planned for %s, not %s", saved.Target, t.Describe())
