@@ -121,8 +121,12 @@ func splitBodies(data []byte) ([]obj, error) {
 		return objects("array", t)
 	case obj:
 		for _, field := range []string{"resources", "value"} {
-			if _, ok := t[field]; ok && getStr(t, "id") == "" {
-				return objects(field, getArr(t, field))
+			if v, ok := t[field]; ok && getStr(t, "id") == "" {
+				items, isList := v.([]any)
+				if !isList {
+					return nil, fmt.Errorf("%q is not a JSON array", field)
+				}
+				return objects(field, items)
 			}
 		}
 		return []obj{t}, nil

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,16 +46,22 @@ func TestStatePersistsAcrossOpen(t *testing.T) {
 
 func TestStateFileErrors(t *testing.T) {
 	dir := t.TempDir()
-	corrupt := filepath.Join(dir, "corrupt.json")
-	if err := os.WriteFile(corrupt, []byte(`{"version":1,"resources":[{"id":`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Open(Options{StatePath: corrupt})
-	if err == nil || !strings.Contains(err.Error(), corrupt) {
-		t.Fatalf("corrupt state: %v", err)
-	}
-	if data, _ := os.ReadFile(corrupt); string(data) != `{"version":1,"resources":[{"id":` {
-		t.Fatal("a corrupt state file was overwritten")
+	// Anything that is not a state, an ARM list or bodies is refused and
+	// left as it is, never replaced by an empty state.
+	for i, content := range []string{`{"version":1,"resources":[{"id":`, `{"resources": 5}`, `{"value": {"id": "x"}}`, `[1, 2]`} {
+		corrupt := filepath.Join(dir, fmt.Sprintf("corrupt-%d.json", i))
+		if err := os.WriteFile(corrupt, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if e, err := Open(Options{StatePath: corrupt}); err == nil || !strings.Contains(err.Error(), corrupt) {
+			if e != nil {
+				_ = e.Close()
+			}
+			t.Errorf("state %s: %v, want an error naming the file", content, err)
+		}
+		if data, _ := os.ReadFile(corrupt); string(data) != content {
+			t.Errorf("state %s was overwritten with %.80s", content, data)
+		}
 	}
 	unknown := filepath.Join(dir, "unknown.json")
 	if err := os.WriteFile(unknown, []byte(`[{"id":"/subscriptions/s/resourceGroups/r/providers/Microsoft.Compute/virtualMachines/vm"}]`), 0o600); err != nil {
