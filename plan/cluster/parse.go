@@ -195,7 +195,7 @@ func jsonError(data []byte, err error) error {
 		// The embedded Auth struct's Go name is no JSON key.
 		field := strings.TrimPrefix(typ.Field, "Auth.")
 		return &typeError{msg: fmt.Sprintf("line %d, column %d: key %q: want %s, got %s",
-			line, col, field, jsonWant(typ.Type), jsonGot(typ.Value)), err: err}
+			line, col, field, JSONWant(typ.Type), jsonGot(typ.Value)), err: err}
 	}
 	return fmt.Errorf("parse azure.json: %w", err)
 }
@@ -210,8 +210,9 @@ type typeError struct {
 func (e *typeError) Error() string { return e.msg }
 func (e *typeError) Unwrap() error { return e.err }
 
-// jsonWant names the JSON a field of Go type t takes.
-func jsonWant(t reflect.Type) string {
+// JSONWant names the JSON a field of Go type t takes, for messages about
+// JSON that encoding/json could not decode into it.
+func JSONWant(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.String:
 		return "a string"
@@ -227,7 +228,7 @@ func jsonWant(t reflect.Type) string {
 	case reflect.Map, reflect.Struct:
 		return "an object"
 	case reflect.Pointer:
-		return jsonWant(t.Elem())
+		return JSONWant(t.Elem())
 	}
 	return "a " + t.Kind().String()
 }

@@ -8,8 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
+
+	"github.com/azsvc/azsvc/plan/cluster"
 )
 
 // Sources are the inputs a plan was made from, recorded so that apply can
@@ -113,7 +114,7 @@ func notAPlan(err error) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
 		return &decodeError{msg: fmt.Sprintf("not a saved azsvc plan: %s is a JSON %s where a saved plan has %s",
-			fieldOf(typ), typ.Value, jsonKind(typ.Type.Kind())), err: err}
+			fieldOf(typ), typ.Value, cluster.JSONWant(typ.Type)), err: err}
 	}
 	return fmt.Errorf("not a saved azsvc plan: %w", err)
 }
@@ -125,21 +126,6 @@ func fieldOf(typ *json.UnmarshalTypeError) string {
 		return "the file"
 	}
 	return fmt.Sprintf("%q", typ.Field)
-}
-
-// jsonKind names the JSON a Go kind decodes from.
-func jsonKind(k reflect.Kind) string {
-	switch k {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Struct, reflect.Map, reflect.Pointer, reflect.Interface:
-		return "an object"
-	}
-	return "a number"
 }
 
 // decodeError keeps the decoding error for errors.As, in its own words.
