@@ -26,6 +26,14 @@ const (
 	PoolPodIP               = "podIP"
 )
 
+// preConfiguredBackendPoolLoadBalancerTypes values: the load balancers
+// whose backend pool membership CCM leaves alone.
+const (
+	PreConfiguredInternal = "internal"
+	PreConfiguredExternal = "external"
+	PreConfiguredAll      = "all"
+)
+
 // Health probe modes (clusterServiceLoadBalancerHealthProbeMode).
 const (
 	ProbeModeServiceNodePort = "servicenodeport"
@@ -212,6 +220,22 @@ func (c *Config) SharedProbe() bool { return strings.EqualFold(c.HealthProbeMode
 func (c *Config) MultiSLB() bool {
 	return c.Standard() && len(c.MultipleStandardLoadBalancerConfigurations) > 0 &&
 		!strings.EqualFold(c.BackendPoolType, PoolNodeIPConfiguration)
+}
+
+// PreConfiguredPools is isBackendPoolPreConfigured for a Service of the
+// given kind (ccm-semantics §10): preConfiguredBackendPoolLoadBalancerTypes
+// "all", "internal" for internal Services or "external" for the others.
+// CCM compares the value exactly, so "Internal" covers nothing.
+func (c *Config) PreConfiguredPools(internal bool) bool {
+	switch c.PreConfiguredBackendPoolLoadBalancerTypes {
+	case PreConfiguredAll:
+		return true
+	case PreConfiguredInternal:
+		return internal
+	case PreConfiguredExternal:
+		return !internal
+	}
+	return false
 }
 
 // ConfigTags is tags ("a=b,c=d") merged with tagsMap, tagsMap winning

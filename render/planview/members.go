@@ -121,7 +121,9 @@ func MembershipText(m plan.Membership) string {
 	case plan.MembershipNoEndpoints:
 		why = "not planned: no EndpointSlices in the input for these externalTrafficPolicy Local Services; Azure's stay"
 	case plan.MembershipKept:
-		why = "left as Azure holds them: no node qualifies, and CCM never empties such a pool"
+		why = "left as Azure holds them: no node qualifies, and CCM never empties a single load balancer's pool"
+	case plan.MembershipPreConfigured:
+		why = "left as Azure holds them: preConfiguredBackendPoolLoadBalancerTypes says these load balancers' pools are pre-configured, and CCM never changes their members"
 	case plan.MembershipNoVNet:
 		why = "not planned: azure.json has no vnetName, which members name"
 	default:

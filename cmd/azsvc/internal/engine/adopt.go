@@ -28,7 +28,7 @@ func adoptUIDs(in *Inputs, observed *plan.State) {
 	in.Diagnostics = append(in.Diagnostics, found.Diagnostics...)
 	service.SortDiagnostics(in.Diagnostics)
 	topo := &in.Service.Topology
-	seen := desired.SeenFrom(observed, in.Config, topo)
+	seen := desired.SeenFrom(observed, in.Config, topo, nil)
 	defer func() { in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo) }()
 	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) {
 		return
