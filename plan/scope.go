@@ -45,6 +45,11 @@ type Scope struct {
 	// retain step drops destinations that are no node's address any more
 	// (ccm-semantics §5.5 step 3). Empty without Node input.
 	GoneNodeIPs []string `json:",omitempty"`
+	// AbsentNodeIPs are the member addresses of the cluster's backend pools
+	// that no Node of the input has, when the Nodes come from manifests
+	// (a cluster read lists every Node): a partial list of Node manifests
+	// would drain them, so the plan marks such pool changes disruptive.
+	AbsentNodeIPs []string `json:",omitempty"`
 }
 
 // Placement names the resource groups the cluster configuration (azure.json)

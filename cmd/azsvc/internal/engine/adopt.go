@@ -31,7 +31,10 @@ func adoptUIDs(in *Inputs, observed *plan.State, gone map[plan.Key]bool) bool {
 	service.SortDiagnostics(in.Diagnostics)
 	topo := &in.Service.Topology
 	seen := desired.SeenFrom(observed, in.Config, topo, gone)
-	defer func() { in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo) }()
+	defer func() {
+		in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo)
+		in.Scope.AbsentNodeIPs = desired.AbsentNodeIPs(observed, in.Config, topo)
+	}()
 	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) {
 		return false
 	}
