@@ -5,8 +5,12 @@
 package cluster
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // DefaultClusterName is CCM's --cluster-name default (ccm-semantics §2.2).
@@ -115,12 +119,31 @@ type LabelSelector struct {
 	MatchExpressions []any             `json:"matchExpressions"`
 }
 
+// check parses the selector as CCM does (metav1.LabelSelectorAsSelector in
+// accommodateNodesByNodeSelector), which fails the reconcile on an
+// unknown operator, values with Exists or DoesNotExist, no values with In
+// or NotIn, or a key or value that is no label's.
+func (s *LabelSelector) check() error {
+	if s == nil {
+		return nil
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	var sel metav1.LabelSelector
+	if err := json.Unmarshal(raw, &sel); err != nil {
+		return fmt.Errorf("not a label selector: %w", err)
+	}
+	_, err = metav1.LabelSelectorAsSelector(&sel)
+	return err
+}
+
 // Matches reports whether labels satisfy the selector: every matchLabels
 // pair and every matchExpressions requirement (In, NotIn, Exists,
 // DoesNotExist), as metav1.LabelSelectorAsSelector reads them. A nil
 // selector matches nothing (CCM: configs without selectors are handled by
-// the caller); a requirement it cannot read matches nothing, as CCM fails
-// to parse the selector.
+// the caller). Parse refuses a nodeSelector CCM cannot read (check).
 func (s *LabelSelector) Matches(labels map[string]string) bool {
 	if s == nil {
 		return false
