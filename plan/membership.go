@@ -20,6 +20,11 @@ const (
 	// MembershipKept: no node qualifies for a single-SLB pool; CCM leaves
 	// such a pool's members as they are rather than empty it.
 	MembershipKept MembershipCode = "kept_as_is"
+	// MembershipPreConfigured: azure.json's
+	// preConfiguredBackendPoolLoadBalancerTypes covers the pool's load
+	// balancer (internal, external or all) and ARM holds the pool: CCM
+	// never changes its members, nor does azsvc.
+	MembershipPreConfigured MembershipCode = "preconfigured"
 	// MembershipNoVNet: azure.json has no vnetName, which members name.
 	MembershipNoVNet MembershipCode = "no_vnet_name"
 )

@@ -36,6 +36,10 @@ const (
 	// ReasonNodesChanged: an IP-based backend pool gains or loses nodes
 	// (nodes joined, left, or changed address or eligibility).
 	ReasonNodesChanged
+	// ReasonNodesNotInInput: an IP-based backend pool loses members whose
+	// Node the input's Node manifests do not list (Scope.AbsentNodeIPs): a
+	// node that left the cluster, or a manifest missing from the input.
+	ReasonNodesNotInInput
 )
 
 var reasonCodes = [...]string{
@@ -50,6 +54,7 @@ var reasonCodes = [...]string{
 	ReasonApproveConnection:   "approve_connection",
 	ReasonSourceRecreated:     "source_recreated",
 	ReasonNodesChanged:        "nodes_changed",
+	ReasonNodesNotInInput:     "nodes_not_in_input",
 }
 
 // String is the stable code, e.g. "service_added".

@@ -50,6 +50,11 @@ type Scope struct {
 	// node's NIC, which azsvc does not read (scale set NICs are not
 	// Microsoft.Network resources). Rebuilt from the inputs, never saved.
 	NodeIPs map[string]string `json:"-"`
+	// AbsentNodeIPs are the member addresses of the cluster's backend pools
+	// that no Node of the input has, when the Nodes come from manifests
+	// (a cluster read lists every Node): a partial list of Node manifests
+	// would drain them, so the plan marks such pool changes disruptive.
+	AbsentNodeIPs []string `json:",omitempty"`
 }
 
 // Placement names the resource groups the cluster configuration (azure.json)

@@ -15,7 +15,11 @@ name. They are decoded strictly: a field the object does not have, a value of
 the wrong type, an InternalIP or endpoint address that is not an IP address
 is an error naming file, line and field; a name given twice is an error.
 Give every Node of the cluster: a node missing from the input leaves the
-pools.
+pools. Offline, azsvc cannot tell a node that left from one left out, so an
+endpoint on a node no Node manifest names is a warning (AZSVC3071), and a
+pool losing members whose Node the manifests lack is a disruptive change
+(nodes_not_in_input). An EndpointSlice in discovery.k8s.io/v1beta1, which
+the API server no longer serves, is left out with a warning (AZSVC3072).
 
 What the plan makes of them, as CCM does:
   - The node set: every Node but those being deleted, labelled
@@ -27,14 +31,24 @@ What the plan makes of them, as CCM does:
     of every node of the set but control-plane nodes, named after the node;
     the pool names the cluster's VNet. The members are planned as part of the
     pool, inside its load balancer's single PUT, and the plan shows the
-    nodes added and removed. A member that stays keeps its name and place;
-    a pool no node qualifies for is left as Azure holds it (CCM never
-    empties one).
+    nodes added and removed. A member that stays keeps its name and place.
+    With a single load balancer, a pool no node qualifies for is left as
+    Azure holds it (CCM does not empty it); under multi-SLB it empties. A
+    pool Azure holds on a load balancer type that
+    preConfiguredBackendPoolLoadBalancerTypes names (internal, external,
+    all) is left as it is; CCM fills only one it creates. A pool left
+    without members under a load-balancing rule is a disruptive change.
   - Multi-SLB (multipleStandardLoadBalancerConfigurations): a node goes to
     the configuration whose primaryVMSet is its scale set (read from its
     providerID), else stays on the load balancer Azure has it on if that is
     still eligible, else goes to the eligible configuration (matching
-    nodeSelector, or without one) with the fewest nodes. An
+    nodeSelector, or without one) with the fewest nodes. Only a uniform
+    VMSS providerID names a VM set: azsvc matches the nodes of availability
+    sets, VMSS Flex and standalone VMs to no primaryVMSet, so a
+    configuration whose primaryVMSet is an availability set gets its nodes
+    by nodeSelector only. A configuration Azure holds no pool for and that
+    no node is placed on takes every node, as CCM does until it restarts.
+    A nodeSelector CCM cannot parse is a configuration error. An
     externalTrafficPolicy Local Service gets a pool of its own holding the
     nodes its endpoints run on (every endpoint, ready or not; every node when
     it has no EndpointSlice). That is the only use CCM makes of

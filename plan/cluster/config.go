@@ -5,8 +5,13 @@
 package cluster
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // DefaultClusterName is CCM's --cluster-name default (ccm-semantics §2.2).
@@ -24,6 +29,14 @@ const (
 	PoolNodeIPConfiguration = "nodeIPConfiguration"
 	PoolNodeIP              = "nodeIP"
 	PoolPodIP               = "podIP"
+)
+
+// preConfiguredBackendPoolLoadBalancerTypes values: the load balancers
+// whose backend pool membership CCM leaves alone.
+const (
+	PreConfiguredInternal = "internal"
+	PreConfiguredExternal = "external"
+	PreConfiguredAll      = "all"
 )
 
 // Health probe modes (clusterServiceLoadBalancerHealthProbeMode).
@@ -107,12 +120,35 @@ type LabelSelector struct {
 	MatchExpressions []any             `json:"matchExpressions"`
 }
 
+// check parses the selector as CCM does (metav1.LabelSelectorAsSelector in
+// accommodateNodesByNodeSelector), which fails the reconcile on an
+// unknown operator, values with Exists or DoesNotExist, no values with In
+// or NotIn, or a key or value that is no label's.
+func (s *LabelSelector) check() error {
+	if s == nil {
+		return nil
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	var sel metav1.LabelSelector
+	if err := json.Unmarshal(raw, &sel); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			return fmt.Errorf("not a label selector: %s holds %s where %s belongs", typ.Field, jsonGot(typ.Value), JSONWant(typ.Type))
+		}
+		return fmt.Errorf("not a label selector: %w", err)
+	}
+	_, err = metav1.LabelSelectorAsSelector(&sel)
+	return err
+}
+
 // Matches reports whether labels satisfy the selector: every matchLabels
 // pair and every matchExpressions requirement (In, NotIn, Exists,
 // DoesNotExist), as metav1.LabelSelectorAsSelector reads them. A nil
 // selector matches nothing (CCM: configs without selectors are handled by
-// the caller); a requirement it cannot read matches nothing, as CCM fails
-// to parse the selector.
+// the caller). Parse refuses a nodeSelector CCM cannot read (check).
 func (s *LabelSelector) Matches(labels map[string]string) bool {
 	if s == nil {
 		return false
@@ -212,6 +248,22 @@ func (c *Config) SharedProbe() bool { return strings.EqualFold(c.HealthProbeMode
 func (c *Config) MultiSLB() bool {
 	return c.Standard() && len(c.MultipleStandardLoadBalancerConfigurations) > 0 &&
 		!strings.EqualFold(c.BackendPoolType, PoolNodeIPConfiguration)
+}
+
+// PreConfiguredPools is isBackendPoolPreConfigured for a Service of the
+// given kind (ccm-semantics §10): preConfiguredBackendPoolLoadBalancerTypes
+// "all", "internal" for internal Services or "external" for the others.
+// CCM compares the value exactly, so "Internal" covers nothing.
+func (c *Config) PreConfiguredPools(internal bool) bool {
+	switch c.PreConfiguredBackendPoolLoadBalancerTypes {
+	case PreConfiguredAll:
+		return true
+	case PreConfiguredInternal:
+		return internal
+	case PreConfiguredExternal:
+		return !internal
+	}
+	return false
 }
 
 // ConfigTags is tags ("a=b,c=d") merged with tagsMap, tagsMap winning

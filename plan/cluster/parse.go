@@ -124,6 +124,9 @@ func (c *Config) check() error {
 		if seen[strings.ToLower(m.Name)] {
 			return fmt.Errorf("%s: duplicate name %q", key, m.Name)
 		}
+		if err := m.NodeSelector.check(); err != nil {
+			return fmt.Errorf("%s.nodeSelector: %w (CCM fails every reconcile on it)", key, err)
+		}
 		seen[strings.ToLower(m.Name)] = true
 	}
 	return nil

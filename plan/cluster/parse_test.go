@@ -60,6 +60,11 @@ func TestParseErrors(t *testing.T) {
 		{"bad probe mode", `{"resourceGroup":"x","location":"y","securityGroupName":"n","clusterServiceLoadBalancerHealthProbeMode":"all"}`, `clusterServiceLoadBalancerHealthProbeMode`},
 		{"outbound snat on basic (§10)", `{"resourceGroup":"x","location":"y","securityGroupName":"n","loadBalancerSku":"basic","disableOutboundSNAT":true}`, `disableOutboundSNAT`},
 		{"multi-SLB without primaryVMSet", `{"resourceGroup":"x","location":"y","securityGroupName":"n","multipleStandardLoadBalancerConfigurations":[{"name":"kubernetes"}]}`, `primaryVMSet`},
+		{"nodeSelector In without values", multiSLBSelector(`{"matchExpressions":[{"key":"pool","operator":"In"}]}`), `multipleStandardLoadBalancerConfigurations[0].nodeSelector: `},
+		{"nodeSelector unknown operator", multiSLBSelector(`{"matchExpressions":[{"key":"pool","operator":"Gt","values":["1"]}]}`), `multipleStandardLoadBalancerConfigurations[0].nodeSelector: `},
+		{"nodeSelector Exists with values", multiSLBSelector(`{"matchExpressions":[{"key":"pool","operator":"Exists","values":["a"]}]}`), `nodeSelector`},
+		{"nodeSelector expression not an object", multiSLBSelector(`{"matchExpressions":["pool in (a)"]}`), `nodeSelector: not a label selector`},
+		{"nodeSelector label value", multiSLBSelector(`{"matchLabels":{"pool":"a b"}}`), `nodeSelector`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,6 +162,12 @@ func TestExampleConfig(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// multiSLBSelector is an azure.json with one multi-SLB configuration whose
+// nodeSelector is sel.
+func multiSLBSelector(sel string) string {
+	return `{"resourceGroup":"x","location":"y","securityGroupName":"n","multipleStandardLoadBalancerConfigurations":[{"name":"kubernetes","primaryVMSet":"v","nodeSelector":` + sel + `}]}`
 }
 
 func TestLabelSelectorMatches(t *testing.T) {

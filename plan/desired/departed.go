@@ -63,6 +63,32 @@ func GoneNodeIPs(observed *plan.State, cfg *cluster.Config, t *service.Topology)
 	return plan.SortedUnique(gone)
 }
 
+// AbsentNodeIPs are the member addresses of the cluster's backend pools in
+// observed that no Node of t has, any InternalIP, excluded or not, when
+// t's Nodes come from manifests: a node that left the cluster, or one the
+// manifests leave out, which would drain from every pool all the same.
+// Nil without Nodes, or with a cluster's.
+func AbsentNodeIPs(observed *plan.State, cfg *cluster.Config, t *service.Topology) []string {
+	if observed == nil || t == nil || !t.NodesKnown || t.NodesFromCluster {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, n := range t.Nodes {
+		for _, a := range n.Status.Addresses {
+			if a.Type == "InternalIP" {
+				listed[plan.CanonicalIP(a.Address)] = true
+			}
+		}
+	}
+	var absent []string
+	for _, ip := range clusterPoolIPs(observed, cfg) {
+		if ip = plan.CanonicalIP(ip); !listed[ip] {
+			absent = append(absent, ip)
+		}
+	}
+	return plan.SortedUnique(absent)
+}
+
 // clusterPoolIPs are the member addresses of the pools on the cluster's
 // load balancers.
 func clusterPoolIPs(observed *plan.State, cfg *cluster.Config) []string {

@@ -36,16 +36,19 @@ func membershipOf(pool *plan.Resource, cfg *cluster.Config, topo *service.Topolo
 		return plan.MembershipVMs, false
 	case strings.EqualFold(cfg.BackendPoolType, cluster.PoolPodIP):
 		return plan.MembershipServiceGateway, false
-	case topo == nil || !topo.NodesKnown:
-		return plan.MembershipNoNodes, true
-	case strings.TrimSpace(cfg.VnetName) == "":
-		return plan.MembershipNoVNet, true
 	}
 	if _, planned := pool.Properties[plan.PoolMembersField]; planned {
 		return "", false
 	}
-	name := strings.ToLower(pool.Name())
-	if c := strings.ToLower(cfg.ClusterName); name != c && name != c+"-ipv6" {
+	lbID, _ := pool.ID.ParentID()
+	switch {
+	case cfg.PreConfiguredPools(trimInternal(lbID.Name()) != lbID.Name()):
+		return plan.MembershipPreConfigured, true
+	case topo == nil || !topo.NodesKnown:
+		return plan.MembershipNoNodes, true
+	case strings.TrimSpace(cfg.VnetName) == "":
+		return plan.MembershipNoVNet, true
+	case !isClusterPool(cfg, pool.Name()):
 		return plan.MembershipNoEndpoints, true
 	}
 	return plan.MembershipKept, true

@@ -120,7 +120,11 @@ func (p *poolSet) fillNodeIPPools(builtLBs func() map[string]bool) map[plan.Key]
 	}
 	out := map[plan.Key][]string{}
 	vnet := memberVNet(p.cfg)
+	everyLB := fillsEveryLB(p.cfg, p.specs)
 	for _, spec := range p.specs {
+		if p.preConfigured(spec.key, spec.lbName, spec.local != "", everyLB) {
+			continue // Membership says so; NSG destinations come from ARM's members
+		}
 		members, ok := p.members(spec, placed)
 		if !ok {
 			continue
@@ -151,6 +155,36 @@ func (p *poolSet) fillNodeIPPools(builtLBs func() map[string]bool) map[plan.Key]
 		out[spec.key] = ips
 	}
 	return out
+}
+
+// preConfigured reports a pool whose members CCM leaves alone
+// (ccm-semantics §7.3 steps 5 and 9): its load balancer's type is in
+// preConfiguredBackendPoolLoadBalancerTypes (by the Service's internal
+// flag, which the "-internal" suffix of the name follows) and ARM holds the
+// pool; CCM fills a pool it has to create. Under multi-SLB a Service
+// outside those types fills the cluster pools of every load balancer
+// (reconcileBackendPoolHosts walks them all): everyLB.
+func (p *poolSet) preConfigured(pool plan.Key, lbName string, local, everyLB bool) bool {
+	internal := trimInternal(lbName) != lbName
+	if !p.cfg.PreConfiguredPools(internal) || p.seen == nil || !p.seen.Pools[pool] {
+		return false
+	}
+	return local || !everyLB
+}
+
+// fillsEveryLB reports whether, under multi-SLB, a Service whose pools are
+// not pre-configured places a cluster pool: its reconcile fills the cluster
+// pools of every load balancer.
+func fillsEveryLB(cfg *cluster.Config, specs []*poolSpec) bool {
+	if !cfg.MultiSLB() {
+		return false
+	}
+	for _, spec := range specs {
+		if spec.local == "" && !cfg.PreConfiguredPools(trimInternal(spec.lbName) != spec.lbName) {
+			return true
+		}
+	}
+	return false
 }
 
 // members are the nodes pool spec holds, sorted by name; false when they

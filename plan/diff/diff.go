@@ -54,6 +54,7 @@ func Diff(res *resolve.Resolved) (*Result, error) {
 	for k, services := range res.Remove {
 		got, _ := res.Observed.Get(k)
 		d.changes[k] = deletion(got, services)
+		d.changes[k].Reason = d.deletionReason(got, services)
 	}
 	d.blockDependents()
 	s := settler{res: res, changes: d.changes, blocked: &d.blocked, markers: d.markers}
@@ -110,6 +111,9 @@ func (d *Result) diffOne(key plan.Key, want *plan.Resource) {
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionAdopt}, plan.Merge(want, got), plan.ReasonServiceAdded
 	default:
 		c.Actions, c.After, c.Reason = []plan.Action{plan.ActionUpdate}, plan.Merge(want, got), updateReason(want.Kind(), attrs)
+		if want.Kind() == plan.KindBackendPool {
+			c.Reason = d.poolReason(got, c.After, c.Reason)
+		}
 		if c.Reason != plan.ReasonNodesChanged && want.Kind() == plan.KindSecurityRule && d.onlyNodeIPs(attrs) {
 			c.Reason = plan.ReasonNodesChanged
 		}
@@ -184,10 +188,12 @@ func (d *Result) blockDependents() {
 	}
 }
 
-// markDisruptive marks every delete and replace, and the updates that move
-// traffic (ux-anchors §8.2 item 6). Renderers say what each one breaks.
+// markDisruptive marks every delete and replace, the updates that move
+// traffic (ux-anchors §8.2 item 6), and the backend pool updates a
+// reviewer must see (pools.go). Renderers say what each one breaks.
 func (d *Result) markDisruptive() {
 	for _, c := range d.changes {
-		c.Disruptive = c.Has(plan.ActionDelete) || c.Has(plan.ActionUpdate) && plan.MovesTraffic(c)
+		c.Disruptive = c.Has(plan.ActionDelete) || c.Has(plan.ActionUpdate) &&
+			(plan.MovesTraffic(c) || c.Reason == plan.ReasonNodesNotInInput || d.drainsPool(c))
 	}
 }

@@ -225,6 +225,10 @@ func (d *decoder) object(c chunk, obj *yaml.Node) {
 	case kind == EndpointSliceKind && apiVersion == EndpointSliceAPIVersion:
 		d.endpointSlice(c, obj)
 		return
+	case kind == EndpointSliceKind && apiVersion == endpointSliceV1beta1:
+		d.fieldErrorAt(c, lookup(obj, "apiVersion"), CodeSliceV1beta1, "apiVersion",
+			"EndpointSlice "+scalar(lookup(obj, "metadata"), "name")+" is in "+endpointSliceV1beta1+", which the API server no longer serves (removed in Kubernetes 1.25): ignored, so an externalTrafficPolicy Local Service without another slice gets every node in its multi-SLB pool",
+			"write it as apiVersion: "+EndpointSliceAPIVersion+", as kubectl get endpointslices -o yaml prints it")
 	}
 	if kind != "Service" || scalar(obj, "apiVersion") != "v1" {
 		d.res.skipped = append(d.res.skipped, SkipNotService)

@@ -1,7 +1,11 @@
 package service
 
 import (
+	"fmt"
+	goslices "slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -19,6 +23,7 @@ const (
 	NodeAPIVersion          = "v1"
 	EndpointSliceKind       = "EndpointSlice"
 	EndpointSliceAPIVersion = "discovery.k8s.io/v1"
+	endpointSliceV1beta1    = "discovery.k8s.io/v1beta1"
 	ServiceNameLabel        = discoveryv1.LabelServiceName
 	clusterNodePrefix       = ClusterPrefix + "node/"
 	clusterSlicePrefix      = ClusterPrefix + "endpointslice/"
@@ -36,6 +41,9 @@ type Node struct {
 type EndpointSlice struct {
 	*discoveryv1.EndpointSlice
 	Source Position
+	// nodeNameAt is where each endpoint's nodeName is written, by index;
+	// empty for a slice read from a cluster.
+	nodeNameAt []Position
 }
 
 // Key is "namespace/name".
@@ -68,6 +76,9 @@ type Topology struct {
 	EndpointSlices []*EndpointSlice // sorted by namespace/name
 	NodesKnown     bool
 	SlicesKnown    bool
+	// NodesFromCluster says the Nodes were read from a cluster, which
+	// lists every Node; manifests may list only some.
+	NodesFromCluster bool
 }
 
 // OverlayTopology lays the Nodes and EndpointSlices decoded into in over a
@@ -97,8 +108,11 @@ func OverlayTopology(in *Input, nodes []corev1.Node, slices []discoveryv1.Endpoi
 			t.EndpointSlices = append(t.EndpointSlices, e)
 		}
 	}
-	t.NodesKnown, t.SlicesKnown = true, true
+	t.NodesKnown, t.SlicesKnown, t.NodesFromCluster = true, true, true
 	t.sort()
+	// The cluster lists every Node: an endpoint on a node it lacks is a
+	// race with a node leaving, not an incomplete input.
+	in.Diagnostics = goslices.DeleteFunc(in.Diagnostics, func(d Diagnostic) bool { return d.Code == CodeUnknownNodeName })
 }
 
 func (t *Topology) sort() {
@@ -133,6 +147,50 @@ func (in *Input) finishTopology() {
 	}
 	t.EndpointSlices = slices
 	t.sort()
+	in.checkNodeNames()
+}
+
+// checkNodeNames warns about each EndpointSlice whose endpoints run on
+// nodes that no Node of the input has: the clearest sign of a partial list
+// of Node manifests, which would drain every missing node from the pools
+// and NSG rules.
+func (in *Input) checkNodeNames() {
+	t := &in.Topology
+	if !t.NodesKnown {
+		return
+	}
+	known := make(map[string]bool, len(t.Nodes))
+	for _, n := range t.Nodes {
+		known[n.Name] = true
+	}
+	for _, e := range t.EndpointSlices {
+		var unknown []string
+		at := e.Source
+		field := ""
+		for i, ep := range e.Endpoints {
+			if ep.NodeName == nil || *ep.NodeName == "" || known[*ep.NodeName] || goslices.Contains(unknown, *ep.NodeName) {
+				continue
+			}
+			if len(unknown) == 0 && i < len(e.nodeNameAt) {
+				at, field = e.nodeNameAt[i], "endpoints["+strconv.Itoa(i)+"].nodeName"
+			}
+			unknown = append(unknown, *ep.NodeName)
+		}
+		if len(unknown) == 0 {
+			continue
+		}
+		in.Diagnostics = append(in.Diagnostics, Diagnostic{Code: CodeUnknownNodeName, Severity: SeverityWarning, Pos: at, Field: field,
+			Message: fmt.Sprintf("EndpointSlice %s has endpoints on %s that no Node of the input has: the Node manifests look incomplete, and every node missing from them leaves the backend pools and NSG rules",
+				e.Key(), nodeList(unknown)),
+			Hint: "give every Node of the cluster (kubectl get nodes -o yaml), or plan with --from-cluster"})
+	}
+}
+
+func nodeList(names []string) string {
+	if len(names) == 1 {
+		return "node " + names[0]
+	}
+	return "nodes " + strings.Join(names, ", ")
 }
 
 func topologyDuplicate(code string, at Position, what string, first Position) Diagnostic {

@@ -13,6 +13,8 @@ package service
 //	AZSVC1071  error     node InternalIP or endpoint address that is not an IP address
 //	AZSVC1072  error     EndpointSlice addressType other than IPv4, IPv6, FQDN
 //	AZSVC3070  warning   EndpointSlice without kubernetes.io/service-name: CCM ignores it
+//	AZSVC3071  warning   endpoint nodeName no Node of the input has: the Node manifests look incomplete
+//	AZSVC3072  warning   EndpointSlice in discovery.k8s.io/v1beta1: ignored, the API server no longer serves it
 const (
 	CodeDuplicateNode    = "AZSVC0070"
 	CodeDuplicateSlice   = "AZSVC0071"
@@ -21,6 +23,8 @@ const (
 	CodeNotAnAddress     = "AZSVC1071"
 	CodeAddressType      = "AZSVC1072"
 	CodeSliceWithoutName = "AZSVC3070"
+	CodeUnknownNodeName  = "AZSVC3071"
+	CodeSliceV1beta1     = "AZSVC3072"
 )
 
 // topologyRules describes the Node and EndpointSlice codes.
@@ -34,5 +38,7 @@ func topologyRules() []Rule {
 		{CodeNotAnAddress, e, "node or endpoint address is not an IP address"},
 		{CodeAddressType, e, "invalid EndpointSlice addressType"},
 		{CodeSliceWithoutName, w, "EndpointSlice without the kubernetes.io/service-name label"},
+		{CodeUnknownNodeName, w, "endpoint on a node no Node of the input has"},
+		{CodeSliceV1beta1, w, "EndpointSlice in discovery.k8s.io/v1beta1 ignored"},
 	}
 }

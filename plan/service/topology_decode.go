@@ -60,6 +60,16 @@ func (d *decoder) endpointSlice(c chunk, obj *yaml.Node) {
 	if !d.checkSlice(c, obj, e) {
 		return
 	}
+	for i, ep := range e.Endpoints {
+		if ep.NodeName == nil {
+			continue
+		}
+		if e.nodeNameAt == nil {
+			e.nodeNameAt = make([]Position, len(e.Endpoints))
+		}
+		n := nodeAtPath(obj, "endpoints["+strconv.Itoa(i)+"].nodeName")
+		e.nodeNameAt[i] = Position{File: d.file, Line: c.line + n.Line, Column: n.Column}
+	}
 	if e.ServiceKey() == "" {
 		d.fieldErrorAt(c, nodeAtPath(obj, "metadata"), CodeSliceWithoutName, "metadata.labels",
 			fmt.Sprintf("EndpointSlice %s has no %s label: CCM does not tie it to a Service, so its endpoints place no node in a backend pool", e.Key(), ServiceNameLabel),

@@ -30,6 +30,14 @@ type memberDiff struct {
 	unchanged      int
 }
 
+// colon ends the attribute's line when member lines follow it.
+func (m *memberDiff) colon() string {
+	if len(m.added)+len(m.removed)+m.unchanged == 0 {
+		return ""
+	}
+	return ":"
+}
+
 // oneLineWidth is how long an attribute may get on one line before a list
 // is shown member by member: a screen's width.
 const oneLineWidth = 120
@@ -38,9 +46,9 @@ func (a attrLine) String() string {
 	var s string
 	switch {
 	case a.members != nil && a.members.before < 0:
-		s = fmt.Sprintf("%s = %s:", a.path, count(a.members.after, "member", "members"))
+		s = fmt.Sprintf("%s = %s%s", a.path, count(a.members.after, "member", "members"), a.members.colon())
 	case a.members != nil:
-		s = fmt.Sprintf("%s: %s -> %s:", a.path, thousands(a.members.before), count(a.members.after, "member", "members"))
+		s = fmt.Sprintf("%s: %s -> %s%s", a.path, thousands(a.members.before), count(a.members.after, "member", "members"), a.members.colon())
 	case a.changed:
 		s = a.path + ": " + a.before + " -> " + a.after
 	default:

@@ -89,3 +89,22 @@ func TestPoolMembersOnCreate(t *testing.T) {
 		t.Errorf("JSON member changes %+v", js.MemberChanges)
 	}
 }
+
+// TestEmptyPoolMembersLine: a member count with no member line under it
+// ends without a colon.
+func TestEmptyPoolMembersLine(t *testing.T) {
+	pool := plan.ChildID(lb(), plan.KindBackendPool, cluster)
+	changes := []*plan.Change{
+		{Actions: []plan.Action{plan.ActionCreate}, Reason: plan.ReasonServiceAdded,
+			After: &plan.Resource{ID: pool, Properties: map[string]any{plan.PoolMembersField: []any{}}}},
+	}
+	for _, c := range changes {
+		var text bytes.Buffer
+		if err := Text(&text, Input{Plan: &plan.Plan{Changes: []*plan.Change{c}}}, style.New(false)); err != nil {
+			t.Fatal(err)
+		}
+		if out := text.String(); strings.Contains(out, "0 members:") || !strings.Contains(out, "0 members") {
+			t.Errorf("%v:\n%s", c.Actions, out)
+		}
+	}
+}

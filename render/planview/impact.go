@@ -77,6 +77,9 @@ func deleteImpact(c *plan.Change) []string {
 }
 
 func updateImpact(c *plan.Change) []string {
+	if c.Before.Kind() == plan.KindBackendPool {
+		return poolImpact(c)
+	}
 	var out []string
 	for _, a := range c.Attributes {
 		if !plan.TrafficAttribute(c.Before.Kind(), a.Path) {

@@ -105,6 +105,47 @@ func jsonMemberOf(v any) jsonMember {
 	return jsonMember{Name: name, IPAddress: ip}
 }
 
+// maxImpactMembers bounds the members a pool's impact names.
+const maxImpactMembers = 4
+
+// poolImpact says what a disruptive pool update breaks: the load-balancing
+// rules of a pool left empty, or the members whose Node the input lacks.
+func poolImpact(c *plan.Change) []string {
+	var removed []string
+	left := 0
+	for _, m := range memberChanges(c) {
+		for _, r := range m.Removed {
+			removed = append(removed, memberLabel(r))
+		}
+		left += m.Unchanged + len(m.Added)
+	}
+	var out []string
+	if c.Reason == plan.ReasonNodesNotInInput && len(removed) > 0 {
+		names := removed
+		more := ""
+		if len(names) > maxImpactMembers {
+			more = fmt.Sprintf(" and %d more", len(names)-maxImpactMembers)
+			names = names[:maxImpactMembers]
+		}
+		out = append(out, fmt.Sprintf("%s the pool because no Node of the input has their address: %s%s",
+			count(len(removed), "member leaves", "members leave"), strings.Join(names, ", "), more))
+	}
+	if left == 0 {
+		out = append(out, fmt.Sprintf("pool %s is left with no members, so the load-balancing rules using it stop serving traffic", c.Before.Name()))
+	}
+	return out
+}
+
+func memberLabel(m jsonMember) string {
+	switch {
+	case m.IPAddress != "" && m.Name != "":
+		return m.IPAddress + " (" + m.Name + ")"
+	case m.IPAddress != "":
+		return m.IPAddress
+	}
+	return m.Name
+}
+
 // maxMembershipPools bounds the pools listed per membership note.
 const maxMembershipPools = 6
 
@@ -121,7 +162,9 @@ func MembershipText(m plan.Membership) string {
 	case plan.MembershipNoEndpoints:
 		why = "not planned: no EndpointSlices in the input for these externalTrafficPolicy Local Services; Azure's stay"
 	case plan.MembershipKept:
-		why = "left as Azure holds them: no node qualifies, and CCM never empties such a pool"
+		why = "left as Azure holds them: no node qualifies, and CCM never empties a single load balancer's pool"
+	case plan.MembershipPreConfigured:
+		why = "left as Azure holds them: preConfiguredBackendPoolLoadBalancerTypes says these load balancers' pools are pre-configured, and CCM never changes their members"
 	case plan.MembershipNoVNet:
 		why = "not planned: azure.json has no vnetName, which members name"
 	default:

@@ -50,10 +50,15 @@ func ReasonText(c *plan.Change) string {
 		}
 		return "follows a value Azure assigns again"
 	case plan.ReasonNodesChanged:
-		if c.ID().Kind == plan.KindBackendPool {
+		switch {
+		case c.ID().Kind == plan.KindBackendPool:
 			return "its members follow the nodes: nodes joined or left the set it should hold"
+		case c.IsDelete():
+			return "the nodes whose addresses it allowed left the input's Nodes, and nothing else is left to allow"
 		}
 		return "the node addresses it allows follow the nodes that joined or left"
+	case plan.ReasonNodesNotInInput:
+		return "members leave it whose Node is not in the input: if those nodes are still in the cluster, the Node manifests are incomplete (give every Node, or plan with --from-cluster)"
 	case plan.ReasonNone:
 		return "no reason recorded"
 	}

@@ -17,9 +17,11 @@ import (
 // the addresses of departed nodes that NSG rules drop (GoneNodeIPs). It rebuilds the
 // desired state only when ARM shows a prefix other than the derived one,
 // refuses a Service whose marks name two prefixes (an error diagnostic),
-// or places nodes otherwise than the first build did. Calling it again
-// with the same observed state changes nothing.
-func adoptUIDs(in *Inputs, observed *plan.State) {
+// or places nodes otherwise than the first build did; it reports whether
+// it did. gone are the load balancers the plan deletes, which multi-SLB
+// placement leaves out (nil before the first plan). Calling it again with
+// the same observed state and gone changes nothing.
+func adoptUIDs(in *Inputs, observed *plan.State, gone map[plan.Key]bool) bool {
 	found := adopt.Find(in.Service.Services, observed, in.Config.ClusterName)
 	in.Adopted = found.Adopted
 	in.Diagnostics = slices.DeleteFunc(in.Diagnostics, func(d service.Diagnostic) bool {
@@ -28,10 +30,13 @@ func adoptUIDs(in *Inputs, observed *plan.State) {
 	in.Diagnostics = append(in.Diagnostics, found.Diagnostics...)
 	service.SortDiagnostics(in.Diagnostics)
 	topo := &in.Service.Topology
-	seen := desired.SeenFrom(observed, in.Config, topo)
-	defer func() { in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo) }()
+	seen := desired.SeenFrom(observed, in.Config, topo, gone)
+	defer func() {
+		in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo)
+		in.Scope.AbsentNodeIPs = desired.AbsentNodeIPs(observed, in.Config, topo)
+	}()
 	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) {
-		return
+		return false
 	}
 	prune, focus, nodeIPs := in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs
 	state, scope, _ := desired.BuildWith(in.Service.Services, in.Config,
@@ -39,4 +44,24 @@ func adoptUIDs(in *Inputs, observed *plan.State) {
 	desired.Endpoints(state, &scope, in.Service.Endpoints, in.Config)
 	in.Desired, in.Scope = state, scope
 	in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs = prune, focus, nodeIPs
+	return true
+}
+
+// deletedLBs are the load balancers p deletes, when multi-SLB node
+// placement depends on which exist: CCM places no node on a load balancer
+// it deleted (safeDeleteLoadBalancer), so one apply must not either.
+func deletedLBs(p *plan.Plan, in *Inputs) map[plan.Key]bool {
+	if p == nil || !in.Config.MultiSLB() {
+		return nil
+	}
+	var gone map[plan.Key]bool
+	for _, c := range p.Changes {
+		if c.IsDelete() && c.Before.Kind() == plan.KindLoadBalancer {
+			if gone == nil {
+				gone = map[plan.Key]bool{}
+			}
+			gone[c.Key()] = true
+		}
+	}
+	return gone
 }

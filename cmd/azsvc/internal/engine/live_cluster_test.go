@@ -129,9 +129,12 @@ func TestLiveClusterGoldenPlans(t *testing.T) {
 		name, golden, file string
 		edit               func(string) string
 		wantLBs            int // LB writes
+		// poolReason: with Node manifests, azsvc cannot tell a node that
+		// left from one left out of the input (nodes_not_in_input).
+		poolReason plan.Reason
 	}{
-		{"scale-in", "plan-scale-in.golden.txt", liveCluster.nodes, dropDocument("name: aks-nodepool1-12345678-vmss000001\n"), 2},
-		{"rollout", "plan-rollout.golden.txt", liveCluster.slices, func(s string) string { return strings.Replace(s, rollout[0], rollout[1], 1) }, 1},
+		{"scale-in", "plan-scale-in.golden.txt", liveCluster.nodes, dropDocument("name: aks-nodepool1-12345678-vmss000001\n"), 2, plan.ReasonNodesNotInInput},
+		{"rollout", "plan-rollout.golden.txt", liveCluster.slices, func(s string) string { return strings.Replace(s, rollout[0], rollout[1], 1) }, 1, plan.ReasonNodesChanged},
 	}
 	for _, c := range changes {
 		editedCopy(t, c.file, c.edit)
@@ -146,8 +149,12 @@ func TestLiveClusterGoldenPlans(t *testing.T) {
 			t.Errorf("%s: writes %v, want %d LB PUTs and one NSG PUT:\n%s", c.name, writes, c.wantLBs, planLines(p))
 		}
 		for _, ch := range p.Changes {
-			if ch.Reason != plan.ReasonNodesChanged {
-				t.Errorf("%s: %s for %s, want nodes_changed", c.name, ch.ID().Address(), ch.Reason)
+			want := plan.ReasonNodesChanged
+			if ch.ID().Kind == plan.KindBackendPool {
+				want = c.poolReason
+			}
+			if ch.Reason != want || ch.Disruptive != (want == plan.ReasonNodesNotInInput) {
+				t.Errorf("%s: %s for %s (disruptive %v), want %s", c.name, ch.ID().Address(), ch.Reason, ch.Disruptive, want)
 			}
 		}
 		mustApply(t, p, tg)

@@ -34,8 +34,11 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 			observed.PutKey(k, r)
 		}
 	}
-	adoptUIDs(in, observed)
+	adoptUIDs(in, observed, nil)
 	p, res, err := PlanAgainst(in.Desired, observed, in.Scope)
+	if gone := deletedLBs(p, in); gone != nil && adoptUIDs(in, observed, gone) {
+		p, res, err = PlanAgainst(in.Desired, observed, in.Scope)
+	}
 	if p != nil { // also a plan ARM would refuse: the renderers list why
 		p.Adopted = in.Adopted
 		p.Membership = membership(p, in)

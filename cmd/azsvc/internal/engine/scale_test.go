@@ -231,7 +231,7 @@ func BenchmarkAdoptUIDs10000(b *testing.B) {
 	start := cpuTime()
 	for range b.N {
 		in := *exported
-		adoptUIDs(&in, observed)
+		adoptUIDs(&in, observed, nil)
 		p, _, err := PlanAgainst(in.Desired, observed, in.Scope)
 		if err != nil {
 			b.Fatal(err)
