@@ -149,7 +149,10 @@ func (d *decoder) document(c chunk) {
 		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 			l, _ := strconv.Atoi(m[1])
 			if parserError(msg) {
-				l++ // yaml.v3 numbers a parser error's line from 0 (scanner errors from 1)
+				// yaml.v3 numbers a parser error's line from 0 (scanner
+				// errors from 1); one found at the end of a last line
+				// without a newline stands on that line.
+				l = min(l+1, max(lineCount(c.data), 1))
 			}
 			pos.Line = c.line + l
 			pos.Column, _ = strconv.Atoi(m[2])
@@ -401,6 +404,16 @@ func typeHint(t reflect.Type) string {
 
 // firstColumn is the 1-based column of the first non-blank character of a
 // 1-based line of data, or 0.
+// lineCount is the number of lines in data, a last one without a newline
+// included.
+func lineCount(data []byte) int {
+	n := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
 func firstColumn(data []byte, line int) int {
 	for i := 1; i < line; i++ {
 		nl := bytes.IndexByte(data, '\n')

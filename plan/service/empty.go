@@ -6,9 +6,10 @@ import "fmt"
 // type LoadBalancer and no PrivateEndpoint: "0 Services checked" with exit
 // 0 reads as a pass, while an empty file, a wrong path or a chart that
 // rendered nothing checked nothing at all. It points at the first file
-// read, if any; nil when there was something to check.
+// read, if any; nil when there was something to check, or when the input
+// has errors already (malformed YAML says why better).
 func (in *Input) NothingChecked() []Diagnostic {
-	if len(in.Services) > 0 || len(in.Endpoints) > 0 {
+	if len(in.Services) > 0 || len(in.Endpoints) > 0 || HasErrors(in.Diagnostics) {
 		return nil
 	}
 	var pos Position

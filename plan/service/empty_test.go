@@ -20,6 +20,7 @@ func TestNothingChecked(t *testing.T) {
 		{"only other objects", map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: y}\nspec: {type: ClusterIP}\n"},
 			"2 documents were read and skipped (the summary says why)"},
 		{"a LoadBalancer Service", map[string]string{"svc.yaml": lb}, ""},
+		{"malformed YAML says it already", map[string]string{"bad.yaml": "{"}, ""},
 		{"a PrivateEndpoint alone", map[string]string{"pe.yaml": "apiVersion: azsvc.io/v1alpha1\nkind: PrivateEndpoint\nmetadata: {name: pe, namespace: shop}\nspec:\n  service: web\n" +
 			"  subnetID: /subscriptions/9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v/subnets/s\n"}, ""},
 	}
