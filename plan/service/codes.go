@@ -22,6 +22,7 @@ import (
 //	AZSVC0007  error     input file or stdin over --max-input-size           -
 //	AZSVC0008  error     mapping key written twice (kubectl strict decoding) -
 //	AZSVC0009  error     manifest outside the namespace read from a cluster  -
+//	AZSVC0010  error     kind or azsvc.io apiVersion a near miss of one read  -
 //	AZSVC1001  error     unknown azure-* key, with a did-you-mean            §1.3
 //	AZSVC1002  error     unknown port_* key (param or non-numeric port)      §1.4
 //	AZSVC1003  error     per-port key for a port the Service lacks           §1.4
@@ -94,6 +95,7 @@ const (
 	CodeInputTooLarge    = "AZSVC0007"
 	CodeDuplicateKey     = "AZSVC0008"
 	CodeOutsideScope     = "AZSVC0009"
+	CodeMisspeltKind     = "AZSVC0010"
 
 	CodeUnknownAnnotation  = "AZSVC1001"
 	CodeUnknownPortKey     = "AZSVC1002"
@@ -185,6 +187,7 @@ func serviceRules() []Rule {
 		{CodeInputTooLarge, e, "input larger than the size limit"},
 		{CodeDuplicateKey, e, "mapping key written twice"},
 		{CodeOutsideScope, e, "manifest outside the namespace read from the cluster"},
+		{CodeMisspeltKind, e, "kind or apiVersion misspelt: the object would be left out"},
 		{CodeUnknownAnnotation, e, "unknown Azure annotation"},
 		{CodeUnknownPortKey, e, "unknown per-port annotation"},
 		{CodePortNotInService, e, "per-port annotation names a port the Service does not have"},

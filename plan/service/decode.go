@@ -234,7 +234,9 @@ func (d *decoder) object(c chunk, obj *yaml.Node) {
 			"write it as apiVersion: "+EndpointSliceAPIVersion+", as kubectl get endpointslices -o yaml prints it")
 	}
 	if kind != "Service" || scalar(obj, "apiVersion") != "v1" {
-		d.res.skipped = append(d.res.skipped, SkipNotService)
+		if !d.misspeltKind(c, obj, kind, scalar(obj, "apiVersion")) {
+			d.res.skipped = append(d.res.skipped, SkipNotService)
+		}
 		return
 	}
 	d.service(c, obj)
