@@ -68,6 +68,9 @@ const (
 	// BlockPIPPrefixMissing: the public IP prefix Value in Group, which a
 	// new public IP is to be carved from, is missing.
 	BlockPIPPrefixMissing
+	// BlockEndpointConnected: Address carries private link service Value,
+	// which private endpoint Other of the input connects to.
+	BlockEndpointConnected
 )
 
 var blockCodes = [...]string{
@@ -79,6 +82,7 @@ var blockCodes = [...]string{
 	BlockNSGRuleNotManaged: "nsg_rule_not_managed", BlockNodeIPsNotPlanned: "node_ips_not_planned",
 	BlockNodeIPsLeft: "node_ips_left", BlockNodeIPsPartial: "node_ips_partial",
 	BlockNotVisible: "pls_not_visible", BlockPIPPrefixMissing: "pip_prefix_missing",
+	BlockEndpointConnected: "endpoint_connected",
 }
 
 // String is the stable code, e.g. "delete_in_use".

@@ -20,6 +20,7 @@ type endpoints struct {
 	// usedObserved those existing links (dns.go): placeDesired leaves the
 	// used ones out.
 	used, usedObserved map[plan.Key]bool
+	plsInUse           map[plan.Key]plan.Key // connected, built on first use
 }
 
 // settle decides, against ARM, what the desired private endpoints
@@ -86,6 +87,28 @@ func (ep *endpoints) check(k plan.Key) {
 			ep.out.Desired.PutKey(k, withTarget(want, s))
 		}
 	}
+}
+
+// connected maps the private link services the desired endpoints connect
+// to (by ID or alias) to one such endpoint, built on first use.
+func (ep *endpoints) connected() map[plan.Key]plan.Key {
+	if ep.plsInUse != nil {
+		return ep.plsInUse
+	}
+	ep.plsInUse = map[plan.Key]plan.Key{}
+	for _, e := range ep.desList {
+		if e.R.Kind() != plan.KindPrivateEndpoint {
+			continue
+		}
+		if want, ok := ep.out.Desired.Get(e.Key); ok {
+			if _, pls := ep.plsOf(plan.AsPrivateEndpoint(want).Target()); pls != "" {
+				if _, seen := ep.plsInUse[pls]; !seen {
+					ep.plsInUse[pls] = e.Key
+				}
+			}
+		}
+	}
+	return ep.plsInUse
 }
 
 // withdraw blocks the desired resource k: it is not written.

@@ -112,6 +112,14 @@ func (r fate) settleReferrers(target plan.Key, keeps map[plan.Key]bool) bool {
 			continue
 		}
 		own := r.own[rk]
+		if pe, connected := r.endpoints.connected()[rk]; connected && ref.Kind() == plan.KindPrivateLinkService {
+			// Deleting the PLS would cut an endpoint the input still
+			// declares: it would be re-created against nothing and fail.
+			r.block(plan.Blocked{Address: target.Address(), Code: plan.BlockEndpointConnected, Other: pe.Address(),
+				Value: rk.Address(), Services: r.out.Remove[target]})
+			delete(r.out.Remove, target)
+			return true
+		}
 		if _, desired := r.wanted.Get(rk); !desired && own.Managed && ref.Kind() == plan.KindPrivateLinkService {
 			r.out.remove(rk, append(own.Services, r.out.Remove[target]...))
 			return true

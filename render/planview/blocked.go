@@ -24,6 +24,9 @@ func BlockedText(b plan.Blocked) string {
 		return fmt.Sprintf("public IP %s not found in resource group %s (user-assigned: azsvc never creates it)", b.Value, b.Group)
 	case plan.BlockDeleteInUse:
 		return fmt.Sprintf("cannot delete: %s is still used by %s, which azsvc keeps", b.Address, b.Other)
+	case plan.BlockEndpointConnected:
+		return fmt.Sprintf("cannot delete: private link service %s on it has a connection from %s, which the input declares "+
+			"(remove the PrivateEndpoint too, or keep the Service)", b.Value, b.Other)
 	case plan.BlockReplaceInUse:
 		return fmt.Sprintf("cannot replace: %s is still used by %s, which azsvc keeps", b.Address, b.Other)
 	case plan.BlockEmptiedLB:
