@@ -113,3 +113,31 @@ func TestFaultNthThrottleResponse(t *testing.T) {
 		t.Fatalf("throttle response: %v %s", w.Header(), w.Body.String())
 	}
 }
+
+// A failed-operation fault on a synchronous delete (a record set) fails the
+// request and deletes nothing; it answered 200 and kept the record, so a
+// client was told of a delete that never happened.
+func TestFailedSyncDelete(t *testing.T) {
+	e, err := Open(Options{InstantOperations: true, Faults: []Fault{{Kind: FaultFailOperation, Method: "DELETE"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rg = "/subscriptions/s/resourceGroups/rg"
+	zone := rg + "/providers/Microsoft.Network/privateDnsZones/z.local"
+	record := zone + "/A/api"
+	for _, put := range []struct{ path, body string }{
+		{rg, `{"location": "westeurope"}`},
+		{zone, `{"location": "global"}`},
+		{record, `{"properties": {"ttl": 300, "aRecords": [{"ipv4Address": "10.0.0.4"}]}}`},
+	} {
+		if w := do(t, e, "PUT", put.path+apiVersion, put.body); w.Code >= 300 {
+			t.Fatalf("PUT %s: %d %s", put.path, w.Code, w.Body)
+		}
+	}
+	if w := do(t, e, "DELETE", record+apiVersion, ""); w.Code != http.StatusInternalServerError {
+		t.Fatalf("DELETE with a failed operation: %d %s, want 500", w.Code, w.Body)
+	}
+	if w := do(t, e, "GET", record+apiVersion, ""); w.Code != http.StatusOK {
+		t.Fatalf("the record after a failed delete: %d, want it kept (200)", w.Code)
+	}
+}

@@ -190,6 +190,12 @@ func (e *Emulator) deleteResource(w http.ResponseWriter, r *http.Request, a *add
 	if err := checkPreconditions(r, cur.body(), id); err != nil {
 		return err
 	}
+	if failOp && k.lro == lroNone {
+		// A synchronous delete has no operation to fail: it fails at once,
+		// deleting nothing (answering 200 without deleting told the
+		// client a delete happened that did not).
+		return newErr(http.StatusInternalServerError, "InternalServerError", "The operation failed (injected fault).")
+	}
 	if !failOp {
 		c := &writeCtx{e: e, t: e.store.begin(), k: k, a: a, id: id, old: cur.body()}
 		if k.onDelete != nil {
