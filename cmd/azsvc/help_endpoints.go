@@ -47,5 +47,6 @@ its DNS records following the new address.
 azsvc validate checks every field offline (codes AZSVC0051-AZSVC3051 in the
 PrivateEndpoint range: unknown fields with a suggestion, ARM IDs, zone and
 record names, TTLs, the service and its PLS visibility and auto-approval,
-two endpoints writing one record).
+two endpoints writing one record, one network linked to two zones of one
+name).
 `

@@ -21,6 +21,7 @@ package service
 //	AZSVC2054  error     PLS visibility excludes the endpoint's subscription
 //	AZSVC2055  error     zone or record listed twice in one endpoint
 //	AZSVC2056  error     two PrivateEndpoints name the same Azure private endpoint
+//	AZSVC2057  error     one VNet linked to two private DNS zones of the same name
 //	AZSVC3050  warning   PLS auto-approval excludes the endpoint's subscription
 //	AZSVC3051  warning   PLS visibility may exclude it (cluster subscription unknown)
 const (
@@ -40,6 +41,7 @@ const (
 	CodePLSNotVisible       = "AZSVC2054"
 	CodeListedTwice         = "AZSVC2055"
 	CodeSameAzureEndpoint   = "AZSVC2056"
+	CodeZoneNameLinkedTwice = "AZSVC2057"
 	CodeStaysPending        = "AZSVC3050"
 	CodeMaybeNotVisible     = "AZSVC3051"
 )
@@ -64,6 +66,7 @@ func endpointRules() []Rule {
 		{CodePLSNotVisible, e, "Private Link Service is not visible to the endpoint's subscription"},
 		{CodeListedTwice, e, "DNS zone or record listed twice"},
 		{CodeSameAzureEndpoint, e, "two PrivateEndpoints name the same Azure private endpoint"},
+		{CodeZoneNameLinkedTwice, e, "one virtual network linked to two private DNS zones of the same name"},
 		{CodeStaysPending, w, "connection will stay Pending: the PLS does not auto-approve the subscription"},
 		{CodeMaybeNotVisible, w, "Private Link Service may not be visible to the endpoint's subscription"},
 	}

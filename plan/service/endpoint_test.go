@@ -142,6 +142,11 @@ func TestEndpointDiagnostics(t *testing.T) {
 		{name: "record conflict", docs: endpointDoc("a", good+"  dns: [{zone: a.b, records: [api]}]\n") +
 			endpointDoc("b", good+"  dns: [{zone: a.b, records: [API]}]\n"),
 			want: []string{"AZSVC2053 17:31 also written by PrivateEndpoint hc/a"}},
+		{name: "one VNet linked to two zones of a name", docs: endpointDoc("a", good+"  dns: [{zone: a.b, records: [api]}]\n") +
+			endpointDoc("b", good+"  resourceGroup: other\n  dns: [{zone: A.b, records: [www]}]\n"),
+			want: []string{"AZSVC2057 18:16 linked to two private DNS zones named A.b"}},
+		{name: "one zone shared by two endpoints", docs: endpointDoc("a", good+"  dns: [{zone: a.b, records: [api]}]\n") +
+			endpointDoc("b", good+"  dns: [{zone: a.b, records: [www]}]\n")},
 		{name: "same Azure endpoint", docs: endpointDoc("a", good+"  name: pe\n") + endpointDoc("b", good+"  name: pe\n"),
 			want: []string{"AZSVC2056 12:18 same Azure private endpoint"}},
 		{name: "key written twice", docs: endpointDoc("a", good+"  approve: false\n"),

@@ -22,7 +22,7 @@ func ValidateEndpoints(eps []*PrivateEndpoint, svcs []*Service, clusterSub strin
 		byKey[s.Key()] = s
 	}
 	v := &endpointChecker{svcs: byKey, clusterSub: clusterSub,
-		records: map[string]recordUse{}, ids: map[plan.Key]*PrivateEndpoint{}}
+		records: map[string]recordUse{}, ids: map[plan.Key]*PrivateEndpoint{}, links: map[string]zoneLink{}}
 	for _, ep := range eps {
 		v.ep = ep
 		v.names()
@@ -42,6 +42,15 @@ type endpointChecker struct {
 	// records maps a record (zone ID and name) to its first writer.
 	records map[string]recordUse
 	ids     map[plan.Key]*PrivateEndpoint
+	// links maps a virtual network and a zone name to the first zone of
+	// that name linked to it.
+	links map[string]zoneLink
+}
+
+type zoneLink struct {
+	group string // subscription/resourceGroup of the zone
+	ep    *PrivateEndpoint
+	path  string
 }
 
 type recordUse struct {
@@ -183,11 +192,48 @@ func (v *endpointChecker) dns() {
 		}
 		zones[strings.ToLower(d.Zone)] = path
 		v.checkRecords(d, path)
+		v.checkLinks(d, path)
 		for j, l := range d.VNetLinks {
 			if id, err := plan.ParseID(l); err != nil || id.Kind != plan.KindVirtualNetwork {
 				v.add(CodeInvalidARMID, path+".vnetLinks["+strconv.Itoa(j)+"]", fmt.Sprintf("%s is not a virtual network ID", quote.Value(l)),
 					"write /subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>")
 			}
+		}
+	}
+}
+
+// checkLinks refuses a virtual network linked to two private DNS zones of
+// one name (in two resource groups): ARM links a network to one zone of a
+// name, and resolution could only ever use one of them.
+func (v *endpointChecker) checkLinks(d EndpointDNS, path string) {
+	id, ok := v.ep.ID()
+	if !ok {
+		return
+	}
+	group := strings.ToLower(id.Subscription + "/" + id.ResourceGroup)
+	vnets := d.VNetLinks
+	if len(vnets) == 0 {
+		if vnet, ok := v.ep.VNet(); ok {
+			vnets = []string{vnet.String()}
+		}
+	}
+	for _, vnet := range vnets {
+		vid, err := plan.ParseID(vnet)
+		if err != nil {
+			continue // reported by dns
+		}
+		k := string(vid.Key()) + "|" + strings.ToLower(d.Zone)
+		first, seen := v.links[k]
+		if !seen {
+			v.links[k] = zoneLink{group: group, ep: v.ep, path: path}
+			continue
+		}
+		if first.group != group {
+			v.add(CodeZoneNameLinkedTwice, path+".zone", fmt.Sprintf("virtual network %s would be linked to two private DNS zones named %s: "+
+				"this one in resource group %s and the one of PrivateEndpoint %s (%s) in %s; Azure links a network to one zone of a name",
+				quote.Text(vid.Name()), quote.Text(d.Zone), quote.Text(id.ResourceGroup), quote.Text(first.ep.Key()), first.ep.Pos(first.path),
+				quote.Text(strings.SplitN(first.group, "/", 2)[1])),
+				"put both endpoints' zone in one resource group (spec.resourceGroup), or link different networks (vnetLinks)")
 		}
 	}
 }
