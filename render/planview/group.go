@@ -38,11 +38,17 @@ type group struct {
 
 // namespace is the Service's namespace ("" for the other kinds).
 func (g group) namespace() string {
-	if g.kind != groupService {
-		return ""
+	switch g.kind {
+	case groupService:
+		ns, _ := splitService(g.name)
+		return ns
+	case groupEndpoint:
+		if key, ok := plan.EndpointOf(g.name); ok {
+			ns, _ := splitService(key)
+			return ns
+		}
 	}
-	ns, _ := splitService(g.name)
-	return ns
+	return ""
 }
 
 // shortName is the Service's name without its namespace.

@@ -3,6 +3,7 @@ package planview
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -87,6 +88,14 @@ func newMarkdown(in Input, opts MarkdownOptions) *markdown {
 		}
 		m.services = append(m.services, g)
 	}
+	// A PrivateEndpoint's changes go with its namespace's Services.
+	sort.SliceStable(m.services, func(i, j int) bool {
+		a, b := m.services[i], m.services[j]
+		if (a.kind == groupUnnamed) != (b.kind == groupUnnamed) {
+			return b.kind == groupUnnamed
+		}
+		return naturalLess(a.namespace(), b.namespace())
+	})
 	for _, c := range in.Plan.Changes {
 		if strings.Contains(m.changeDiff(c, false), "```") {
 			m.fence = "~~~" // tfcmt's rule: a fence the content cannot close
@@ -112,8 +121,8 @@ func (m *markdown) top() string {
 	fmt.Fprintf(&b, "### azsvc plan: %s / %s %s\n\n", orDash(h.Cluster), orDash(h.ResourceGroup), m.status())
 	fmt.Fprintf(&b, "**%s**\n", m.summary.line("below"))
 	headline := "Target: " + escapeText(orDash(h.Target)) + "."
-	if n := len(m.services); n > 0 {
-		headline += fmt.Sprintf(" Changes for %s in %s.", count(n, "Service", "Services"), count(m.namespaces(), "namespace", "namespaces"))
+	if len(m.services) > 0 {
+		headline += fmt.Sprintf(" Changes for %s in %s.", objectCounts(m.services), count(m.namespaces(), "namespace", "namespaces"))
 	}
 	if h.Focus != "" {
 		headline += " Focused on " + escapeText(h.Focus) + ": the other Services were read, not changed."
@@ -129,13 +138,11 @@ func (m *markdown) top() string {
 // namespaces counts the namespaces of the Services with changes; Services
 // outside the input known only by name count as one.
 func (m *markdown) namespaces() int {
-	n, last := 0, "\x00"
+	seen := map[string]bool{}
 	for _, g := range m.services {
-		if ns := namespaceTitle(g); ns != last {
-			n, last = n+1, ns
-		}
+		seen[namespaceTitle(g)] = true
 	}
-	return n
+	return len(seen)
 }
 
 func (m *markdown) status() string {

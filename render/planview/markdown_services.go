@@ -34,11 +34,11 @@ func (m *markdown) serviceBlock(i int) string {
 	g := m.services[i]
 	var b strings.Builder
 	if i == 0 || namespaceTitle(m.services[i-1]) != namespaceTitle(g) {
-		n := 0
-		for j := i; j < len(m.services) && namespaceTitle(m.services[j]) == namespaceTitle(g); j++ {
-			n++
+		j := i
+		for j < len(m.services) && namespaceTitle(m.services[j]) == namespaceTitle(g) {
+			j++
 		}
-		fmt.Fprintf(&b, "\n##### %s (%s)\n", escapeText(namespaceTitle(g)), count(n, "Service", "Services"))
+		fmt.Fprintf(&b, "\n##### %s (%s)\n", escapeText(namespaceTitle(g)), objectCounts(m.services[i:j]))
 	}
 	var body strings.Builder
 	for _, c := range g.changes {
@@ -50,6 +50,25 @@ func (m *markdown) serviceBlock(i int) string {
 	}
 	fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n</details>\n", escapeText(title), groupCounts(g), m.diffBlock(body.String()))
 	return b.String()
+}
+
+// objectCounts is "2 Services", "1 Service, 1 PrivateEndpoint": what the
+// groups are changes of.
+func objectCounts(groups []group) string {
+	endpoints := 0
+	for _, g := range groups {
+		if g.kind == groupEndpoint {
+			endpoints++
+		}
+	}
+	text := count(len(groups)-endpoints, "Service", "Services")
+	switch {
+	case endpoints == 0:
+		return text
+	case endpoints == len(groups):
+		return count(endpoints, "PrivateEndpoint", "PrivateEndpoints")
+	}
+	return text + ", " + count(endpoints, "PrivateEndpoint", "PrivateEndpoints")
 }
 
 // groupCounts is "2 to create, 1 to delete, 1 disruptive".
