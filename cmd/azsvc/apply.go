@@ -60,7 +60,19 @@ also after a failure or Ctrl-C. If someone else holds it, apply refuses
 (exit 1) and names the holder; --no-lock skips the lease. Once the lease is
 held, apply checks that nothing it is about to change changed since the plan
 (exit 5 otherwise). --update-status then writes status.loadBalancer.ingress
-of the cluster's Services, as CCM would.
+of the cluster's Services, as CCM would; the permission for it is checked
+before the first write. With --no-lock, apply warns when someone holds the
+lease, and still compares the cluster's Services when it can read them.
+
+A plan saved --from-cluster goes back to the cluster it read: its recorded
+context (or --context) in the kubeconfig found as for plan (--kubeconfig,
+KUBECONFIG, ~/.kube/config, the Pod's service account). apply takes the lease
+there and refuses the plan (exit 5) if a Service in the scope it read was
+added, removed or changed since (UID, resourceVersion).
+
+--prune with --from-cluster needs -A and no -l: with one namespace or a
+selector, a Service outside the read looks deleted, so that is refused
+(exit 64).
 
 Output formats: text (the default) and json (JSON Lines progress events).`,
 		Example: `  # Plan, confirm, and apply the Services under deploy/
@@ -117,12 +129,15 @@ func (o *applyOptions) checkArgs() error {
 		return usageErrorf("give either a saved plan file or -f manifests, not both")
 	case o.PlanFile != "" && o.Kube.FromCluster:
 		return usageErrorf("a saved plan already has its Services (a plan made --from-cluster records the cluster's): --from-cluster does not apply to it")
-	case o.UpdateStatus && !o.Kube.configured():
+	case o.UpdateStatus && !o.Kube.configured() && o.PlanFile == "":
 		return usageErrorf("--update-status writes to a cluster: add --from-cluster (or --kubeconfig or --context)")
 	case o.PlanFile != "":
 		return o.Kube.check([]string{o.PlanFile}, true)
 	}
-	return o.Kube.check(o.Files, true)
+	if err := o.Kube.check(o.Files, true); err != nil {
+		return err
+	}
+	return o.Kube.checkPrune(o.Target.Prune)
 }
 
 // savedPlanFlags refuses, with a saved plan, the flags that shape a plan

@@ -29,10 +29,17 @@ type applyWork struct {
 // (ccm-semantics §7.1), checking first that nothing changed since the plan,
 // then writing the Services' status when asked.
 func (w *applyWork) run(ctx context.Context) error {
-	if w.kube == nil || w.opts.NoLock {
+	if err := w.canUpdateStatus(ctx); err != nil {
+		return err
+	}
+	if w.kube == nil {
 		return w.execute(ctx, false)
 	}
 	lease := w.kube.Lease(kube.Holder())
+	if w.opts.NoLock {
+		w.warnHeld(ctx, lease)
+		return w.execute(ctx, false)
+	}
 	errOut, st := w.opts.IO.ErrOut, w.opts.IO.ErrStyle()
 	err := apply.WithLock(ctx, apply.LockOptions{
 		Lock: lease,
@@ -64,7 +71,12 @@ func (w *applyWork) run(ctx context.Context) error {
 // execute runs the steps; with the lease held it first re-reads what the
 // plan touches, so a change made before the lease was taken (by CCM, or an
 // apply that just finished) is never overwritten (exit 5, nothing written).
+// The cluster's Services are compared under --no-lock too, when the
+// cluster can be read.
 func (w *applyWork) execute(ctx context.Context, locked bool) error {
+	if err := w.clusterFresh(ctx, locked); err != nil {
+		return err
+	}
 	if locked {
 		if err := w.fresh(ctx); err != nil {
 			return err

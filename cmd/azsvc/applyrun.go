@@ -86,11 +86,14 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 		}
 		return err
 	}
+	if err := savedPrune(opts.PlanFile, saved.Sources); err != nil {
+		return err
+	}
 	s := settings(opts.IO, inputOptions{}, opts.Cluster, opts.Target)
 	if err := engine.TargetOfSaved(&s, saved); err != nil {
 		return err
 	}
-	kc, err := opts.Kube.connect()
+	kc, err := opts.savedCluster(saved.Sources.Cluster)
 	if err != nil {
 		return err
 	}

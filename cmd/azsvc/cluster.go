@@ -78,6 +78,34 @@ func (o kubeOptions) check(files []string, clusterOnlyFlagsOK bool) error {
 	return nil
 }
 
+// checkPrune refuses --prune over part of a cluster. --prune deletes what
+// azsvc owns for every Service not in the input, and a read of one
+// namespace (-n, or the context's) or of a selector (-l) cannot tell a
+// Service outside it from a deleted one: other namespaces' load balancer
+// rules, NSG rules and public IPs would go.
+func (o kubeOptions) checkPrune(prune bool) error {
+	if !prune || !o.FromCluster || (o.AllNamespaces && o.Selector == "") {
+		return nil
+	}
+	return usageErrorf("%s", partialPrune(o.AllNamespaces, o.Namespace, o.Selector))
+}
+
+// partialPrune says why --prune needs the whole cluster read.
+func partialPrune(all bool, ns, selector string) string {
+	read := "one namespace (-n, or the context's)"
+	switch {
+	case selector != "" && all:
+		read = fmt.Sprintf("the Services matching -l %q", selector)
+	case selector != "":
+		read = fmt.Sprintf("the Services matching -l %q in one namespace", selector)
+	case ns != "":
+		read = fmt.Sprintf("namespace %q (-n)", ns)
+	}
+	return "--prune deletes the Azure resources of every Service not in the input, and --from-cluster reads only " + read +
+		": azsvc cannot tell a Service outside that from a deleted one, and would delete the load balancer rules, " +
+		"NSG rules and public IPs of Services that still exist. Prune with --from-cluster -A (--all-namespaces) and no -l, or drop --prune"
+}
+
 // connect opens the cluster client, or returns nil when none is configured.
 func (o kubeOptions) connect() (*kube.Client, error) {
 	if !o.configured() {
@@ -106,6 +134,8 @@ func readCluster(ctx context.Context, io *IOStreams, c *kube.Client, kinds kube.
 		Snapshot: snap,
 		Where:    where,
 		Selector: c.Selector(),
+		Context:  c.Context(),
+		Server:   c.Server(),
 		Scope:    service.ClusterScope{Namespace: c.Namespace(), AllNamespaces: c.AllNamespaces(), Selects: c.Selects},
 	}, nil
 }
@@ -134,6 +164,10 @@ const rbacHelp = `azsvc needs, on a cluster:
   get, create, update  leases (coordination.k8s.io), in          apply, unless --no-lock
                        kube-system: aks-managed-resource-locker
   update               services/status (core)                    apply --update-status
+
+Before its first Azure write, apply --update-status asks the API server
+whether the status update is allowed (a SelfSubjectAccessReview, which every
+authenticated user may create by default, through system:basic-user).
 
 It never gets single objects, watches, or writes anything else. The
 ClusterRole, Role and bindings below (also examples/rbac/clusterrole.yaml)

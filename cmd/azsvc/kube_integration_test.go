@@ -34,6 +34,10 @@ func TestKubeCluster(t *testing.T) {
 	t.Run("changed before the lease was taken", k.testChangedBeforeLease)
 	t.Run("Ctrl-C releases the lease", k.testCtrlC)
 	t.Run("partial failure releases the lease", k.testPartial)
+	t.Run("prune over part of the cluster", k.testPrunePartial)
+	t.Run("a saved plan with KUBECONFIG only", k.testSavedPlanEnv)
+	t.Run("a saved plan whose Service changed", k.testSavedPlanStale)
+	t.Run("update-status without the permission", k.testStatusForbidden)
 	t.Run("errors", k.testErrors)
 	t.Run("reads per plan at 5,000 Services", k.testScale)
 }
@@ -230,6 +234,9 @@ func (k *kubeEnv) testCCMHolds(t *testing.T) {
 	k.shopFixtures(t, other)
 	if res = c.run(k.args("apply", other, "--auto-approve", "--no-lock")...); res.code != exitOK || c.emulator.Counters().Writes("") == 0 {
 		t.Fatalf("apply --no-lock while CCM holds the lease: exit %d\n%s", res.code, res.stderr)
+	}
+	if n := strings.Count(res.stderr, `warning: --no-lock: the lease kube-system/aks-managed-resource-locker is held by "cloud-controller-manager" until `); n != 1 {
+		t.Errorf("apply --no-lock while CCM holds the lease: %d warnings naming the holder, want 1:\n%s", n, res.stderr)
 	}
 	if l, _ := k.lease(t); l.holder() != "cloud-controller-manager" {
 		t.Errorf("apply --no-lock changed the lease: holder %q", l.holder())

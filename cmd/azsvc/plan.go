@@ -54,7 +54,9 @@ With --from-cluster the Services come from the cluster (kubectl's --kubeconfig,
 --context, -n, -A and -l choose it), with their real UIDs, so a cluster the
 cloud controller manager built plans empty; manifests given with -f as well
 replace the cluster's Service of the same namespace/name, as a pull request
-would.
+would. --prune with --from-cluster needs the whole cluster read (-A, no -l):
+with one namespace or a selector a Service outside the read would look
+deleted, so that is refused (exit 64).
 
 Output formats: text (the default), json (a versioned plan document) and
 markdown (a pull request comment of at most 60,000 characters: the summary
@@ -82,6 +84,9 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 		Args: inputArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Kube.check(opts.Files, false); err != nil {
+				return err
+			}
+			if err := opts.Kube.checkPrune(opts.Target.Prune); err != nil {
 				return err
 			}
 			opts.Focus = opts.Kube.focus()

@@ -14,9 +14,14 @@
 # from Debian's etcd-server, installed with apt-get when missing.
 #
 # DIR/kubeconfig has three contexts, all token users from DIR/tokens.csv:
-#   admin   system:masters (creates the fixtures)
-#   azsvc   bound to examples/rbac/clusterrole.yaml, exactly what azsvc needs
-#   narrow  may list services only (tests the RBAC error)
+#   admin   system:masters (creates the fixtures and the RBAC below)
+#   azsvc   no permissions when start returns; TestKubeCluster binds it to
+#           examples/rbac/clusterrole.yaml, exactly what azsvc needs (by hand:
+#           kubectl --kubeconfig DIR/kubeconfig --context admin apply -f
+#           examples/rbac/clusterrole.yaml)
+#   narrow  no permissions when start returns; TestKubeCluster's error cases
+#           let it list services and nodes only (tests the RBAC error)
+# start binds nothing itself: which permissions a user has is the test's to say.
 #
 # Exit 75 (EX_TEMPFAIL) means a prerequisite could not be fetched (module
 # proxy or Debian archive unreachable): .ci/run skips the test then, loudly.

@@ -17,5 +17,6 @@
 // ARM with it to find drift) and the drift the plan itself found. 3.0
 // names the scope's keys in snake_case like the rest (2.x wrote Go's field
 // names), and adds the scope's focus and the cluster objects a plan made
-// --from-cluster read.
+// --from-cluster read. 3.1 adds the context and API server a plan made
+// --from-cluster read, where apply takes the lease.
 package planfile

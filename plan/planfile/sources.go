@@ -51,12 +51,18 @@ type TargetSource struct {
 // apply can make the plan again from exactly them.
 type ClusterSource struct {
 	// Where names the cluster and what was read (the plan header's Input).
-	Where         string `json:"where"`
+	Where string `json:"where"`
+	// Context and Server are the kubeconfig context read ("" for a Pod's
+	// service account) and its API server: apply FILE takes the lease
+	// there and checks the Services are still the ones read (3.1).
+	Context       string `json:"context,omitempty"`
+	Server        string `json:"server,omitempty"`
 	Namespace     string `json:"namespace"`
 	AllNamespaces bool   `json:"all_namespaces,omitempty"`
 	Selector      string `json:"selector,omitempty"`
 	// Objects is the JSON of the Services, Nodes and EndpointSlices read
-	// (without managedFields).
+	// (without managedFields; with each object's uid and resourceVersion,
+	// which apply compares the cluster's Services with).
 	Objects string `json:"objects"`
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/labels"
+	authorizationv1 "k8s.io/client-go/kubernetes/typed/authorization/v1"
 	coordinationv1 "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	corev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	discoveryv1 "k8s.io/client-go/kubernetes/typed/discovery/v1"
@@ -57,26 +58,31 @@ const (
 )
 
 // Clientset is the part of client-go's kubernetes.Interface azsvc uses; the
-// fake clientset of unit tests satisfies it. Only these three API groups'
+// fake clientset of unit tests satisfies it. Only these four API groups'
 // clients are built: the whole clientset would compile a hundred packages
 // more into azsvc.
 type Clientset interface {
 	CoreV1() corev1.CoreV1Interface
 	DiscoveryV1() discoveryv1.DiscoveryV1Interface
 	CoordinationV1() coordinationv1.CoordinationV1Interface
+	AuthorizationV1() authorizationv1.AuthorizationV1Interface
 }
 
 type clientset struct {
-	core         corev1.CoreV1Interface
-	discovery    discoveryv1.DiscoveryV1Interface
-	coordination coordinationv1.CoordinationV1Interface
+	core          corev1.CoreV1Interface
+	discovery     discoveryv1.DiscoveryV1Interface
+	coordination  coordinationv1.CoordinationV1Interface
+	authorization authorizationv1.AuthorizationV1Interface
 }
 
 func (c *clientset) CoreV1() corev1.CoreV1Interface                         { return c.core }
 func (c *clientset) DiscoveryV1() discoveryv1.DiscoveryV1Interface          { return c.discovery }
 func (c *clientset) CoordinationV1() coordinationv1.CoordinationV1Interface { return c.coordination }
+func (c *clientset) AuthorizationV1() authorizationv1.AuthorizationV1Interface {
+	return c.authorization
+}
 
-// newClientset builds the three clients over one HTTP client and one rate
+// newClientset builds the four clients over one HTTP client and one rate
 // limiter, as kubernetes.NewForConfig does for all of them.
 func newClientset(cfg *rest.Config) (*clientset, error) {
 	cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(cfg.QPS, cfg.Burst)
@@ -94,6 +100,9 @@ func newClientset(cfg *rest.Config) (*clientset, error) {
 	if cs.coordination, err = coordinationv1.NewForConfigAndClient(cfg, hc); err != nil {
 		return nil, err
 	}
+	if cs.authorization, err = authorizationv1.NewForConfigAndClient(cfg, hc); err != nil {
+		return nil, err
+	}
 	return cs, nil
 }
 
@@ -106,6 +115,8 @@ type Client struct {
 	selText   string
 	pageSize  int64
 	where     string // "context aks-prod (https://...)", for messages
+	context   string // the kubeconfig context used, "" in a Pod's configuration
+	server    string // the API server's URL
 }
 
 // Connect builds a client from the kubeconfig (or the in-cluster
@@ -126,9 +137,9 @@ func Connect(o Options) (*Client, error) {
 	if o.Namespace != "" {
 		ns = o.Namespace
 	}
-	where := "in-cluster configuration (" + cfg.Host + ")"
+	where, name := "in-cluster configuration ("+cfg.Host+")", ""
 	if raw, err := cc.RawConfig(); err == nil && len(raw.Contexts) > 0 {
-		name := o.Context
+		name = o.Context
 		if name == "" {
 			name = raw.CurrentContext
 		}
@@ -139,7 +150,12 @@ func Connect(o Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client for %s: %w", where, err)
 	}
-	return newClient(cs, ns, where, o)
+	c, err := newClient(cs, ns, where, o)
+	if err != nil {
+		return nil, err
+	}
+	c.context, c.server = name, cfg.Host
+	return c, nil
 }
 
 // NewForClientset wraps a clientset (client-go's fake one in unit tests).
@@ -187,6 +203,12 @@ func tune(cfg *rest.Config, o Options) {
 
 // Where names the cluster for messages and the plan header.
 func (c *Client) Where() string { return c.where }
+
+// Context is the kubeconfig context used, "" for a Pod's service account.
+func (c *Client) Context() string { return c.context }
+
+// Server is the API server's URL ("" for a client over a given clientset).
+func (c *Client) Server() string { return c.server }
 
 // Namespace is the namespace read; under -A, the default namespace of
 // manifests that name none.

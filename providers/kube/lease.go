@@ -127,6 +127,23 @@ func (l *Lease) Acquire(ctx context.Context) error {
 	}
 }
 
+// Peek reads the lease without taking it: the *HeldError Acquire would
+// return when someone holds it and it has not expired, else nil. apply
+// --no-lock warns with it.
+func (l *Lease) Peek(ctx context.Context) (*HeldError, error) {
+	cur, err := l.c.cs.CoordinationV1().Leases(LeaseNamespace).Get(ctx, LeaseName, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, l.c.explain(err, "get", "leases", "coordination.k8s.io", LeaseNamespace)
+	}
+	if until, held := l.heldUntil(cur); held {
+		return &HeldError{Lease: l.Name(), By: holderOf(cur), Until: until, Self: strings.EqualFold(holderOf(cur), l.holder)}, nil
+	}
+	return nil, nil
+}
+
 // take makes lease ours: holder, duration, acquire and renew times.
 func (l *Lease) take(lease *coordinationv1.Lease) *coordinationv1.Lease {
 	now := metav1.NewMicroTime(l.now())

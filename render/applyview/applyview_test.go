@@ -3,6 +3,7 @@ package applyview
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -241,5 +242,39 @@ func TestHumanEscapesFailures(t *testing.T) {
 		Failure: &apply.Failure{Code: "InvalidResourceName", Status: 400, Message: "Resource name x\x1b[2J is invalid."}})
 	if out := buf.String(); strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `x\x1b[2J`) {
 		t.Errorf("raw control characters: %q", out)
+	}
+}
+
+// TestSummaryListsCapped: a run stopped early on a large plan lists the
+// first maxListed addresses of each list and counts the rest; the JSON
+// summary keeps every address.
+func TestSummaryListsCapped(t *testing.T) {
+	addrs := func(prefix string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s/%03d", prefix, i)
+		}
+		return out
+	}
+	sum := apply.Summary{Outcome: apply.OutcomeInterrupted, Steps: 425,
+		Applied: addrs("pip/applied", 25), NotAttempted: addrs("pip/left", 400)}
+	ev := apply.Event{Type: apply.EventSummary, Steps: 425, Summary: &sum}
+	var human, js bytes.Buffer
+	NewHuman(&human, HumanOptions{}).Event(ev)
+	NewJSON(&js).Event(ev)
+	out := human.String()
+	for _, want := range []string{"pip/applied/019\n", "  … and 5 more (-o json lists them all)\n", "pip/left/019\n", "  … and 380 more (-o json lists them all)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "pip/left/020") || strings.Contains(out, "pip/applied/020") {
+		t.Errorf("summary lists past 20 addresses:\n%s", out)
+	}
+	if lines := strings.Count(out, "\n"); lines > 60 {
+		t.Errorf("summary of an interrupted 425-step run is %d lines", lines)
+	}
+	if !strings.Contains(js.String(), "pip/left/399") {
+		t.Errorf("the JSON summary lost addresses: %s", js.String())
 	}
 }

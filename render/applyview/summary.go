@@ -69,13 +69,22 @@ func (h *Human) awaiting(addrs []string) {
 	}
 }
 
+// maxListed bounds the addresses a list of the summary shows: a run that
+// stops early on a large plan (a lease lost, Ctrl-C) would otherwise print
+// hundreds of lines. The JSON summary keeps them all.
+const maxListed = 20
+
 func (h *Human) list(title string, addrs []string) {
 	if len(addrs) == 0 {
 		return
 	}
 	h.printf("\n%s:\n", title)
-	for _, a := range addrs {
+	shown := addrs[:min(len(addrs), maxListed)]
+	for _, a := range shown {
 		h.printf("  %s\n", a)
+	}
+	if n := len(addrs) - len(shown); n > 0 {
+		h.printf("  … and %d more (-o json lists them all)\n", n)
 	}
 }
 

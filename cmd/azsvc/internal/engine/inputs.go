@@ -73,6 +73,9 @@ type Cluster struct {
 	Selector string
 	// Where names the cluster and what was read, for the plan header.
 	Where string
+	// Context and Server say where it was read (kube.Client's): a saved
+	// plan records them, and apply FILE takes the lease there.
+	Context, Server string
 }
 
 // DefaultStatePath is where the local emulator keeps its state.

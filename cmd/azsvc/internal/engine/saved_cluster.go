@@ -47,7 +47,7 @@ func clusterSource(c *Cluster) (*planfile.ClusterSource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record the cluster's objects: %w", err)
 	}
-	return &planfile.ClusterSource{Where: c.Where, Namespace: c.Scope.Namespace, AllNamespaces: c.Scope.AllNamespaces,
+	return &planfile.ClusterSource{Where: c.Where, Context: c.Context, Server: c.Server, Namespace: c.Scope.Namespace, AllNamespaces: c.Scope.AllNamespaces,
 		Selector: c.Selector, Objects: string(data)}, nil
 }
 
@@ -70,5 +70,7 @@ func clusterFromSaved(src *planfile.ClusterSource) (*Cluster, error) {
 			Selects: func(l map[string]string) bool { return sel.Matches(labels.Set(l)) }},
 		Selector: src.Selector,
 		Where:    src.Where,
+		Context:  src.Context,
+		Server:   src.Server,
 	}, nil
 }
