@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/service"
 )
 
@@ -32,8 +33,11 @@ type FocusError struct{ msg string }
 func (e *FocusError) Error() string { return e.msg }
 
 // focusOf returns the sorted keys of the Services f selects (all of the
-// criteria given must match), nil when f is not set.
-func focusOf(svcs []*service.Service, f Focus) ([]string, error) {
+// criteria given must match), and the owners (plan.EndpointOwner) of the
+// PrivateEndpoints it selects: those named by --service or in -n's
+// namespace, and those connecting to a selected Service. nil when f is not
+// set.
+func focusOf(in *service.Input, f Focus) ([]string, error) {
 	if !f.Set() {
 		return nil, nil
 	}
@@ -43,23 +47,36 @@ func focusOf(svcs []*service.Service, f Focus) ([]string, error) {
 	}
 	want := map[string]bool{}
 	for _, k := range f.Services {
+		if key, isEndpoint := plan.EndpointOf(k); isEndpoint { // a saved plan's focus
+			k = key
+		}
 		if !strings.Contains(k, "/") {
 			k = "default/" + k
 		}
 		want[k] = true
 	}
+	inNamespace := func(k string) bool { return f.Namespace == "" || strings.HasPrefix(k, f.Namespace+"/") }
 	var keys []string
 	found := map[string]bool{}
-	for _, s := range svcs {
+	for _, s := range in.Services {
 		k := s.Key()
-		switch {
-		case len(want) > 0 && !want[k],
-			f.Namespace != "" && !strings.HasPrefix(k, f.Namespace+"/"),
-			!sel.Matches(labels.Set(s.Labels)):
+		if len(want) > 0 && !want[k] || !inNamespace(k) || !sel.Matches(labels.Set(s.Labels)) {
 			continue
 		}
 		keys = append(keys, k)
 		found[k] = true
+	}
+	services := slices.Clone(keys)
+	slices.Sort(services)
+	for _, ep := range in.Endpoints {
+		k := ep.Key()
+		named := want[k] && inNamespace(k)
+		if named || f.Selector == "" && len(want) == 0 && inNamespace(k) {
+			found[k] = found[k] || named
+		} else if _, ok := slices.BinarySearch(services, ep.ServiceKey()); !ok {
+			continue
+		}
+		keys = append(keys, plan.EndpointOwner(k))
 	}
 	if len(found) < len(want) {
 		var missing []string
@@ -69,7 +86,7 @@ func focusOf(svcs []*service.Service, f Focus) ([]string, error) {
 			}
 		}
 		slices.Sort(missing)
-		return nil, &FocusError{msg: fmt.Sprintf("--service %s: no such Service in the input", strings.Join(missing, ", "))}
+		return nil, &FocusError{msg: fmt.Sprintf("--service %s: no such Service or PrivateEndpoint in the input", strings.Join(missing, ", "))}
 	}
 	if len(keys) == 0 {
 		return nil, &FocusError{msg: fmt.Sprintf("no Service of the input matches %s", f)}

@@ -155,7 +155,7 @@ func inputsOf(s Settings, svc *service.Input, data []byte) (*Inputs, error) {
 	in.Notes, in.SubscriptionKnown = notes, known
 	in.ConfigName, in.ConfigData, in.Subscription, in.Files = s.AzureConfig, data, s.Subscription, s.Files
 	in.Cluster = s.Cluster
-	if in.Scope.Focus, err = focusOf(svc.Services, s.Focus); err != nil {
+	if in.Scope.Focus, err = focusOf(svc, s.Focus); err != nil {
 		return nil, err
 	}
 	in.Focus = s.Focus

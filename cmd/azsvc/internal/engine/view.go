@@ -62,9 +62,30 @@ func focusNote(in *Inputs) string {
 	if len(in.Scope.Focus) == 0 {
 		return ""
 	}
-	note := fmt.Sprintf("%d of %d Services", len(in.Scope.Focus), len(in.Scope.Services))
+	services, endpoints := countKinds(in.Scope.Focus)
+	var all []string
+	for _, ref := range in.Scope.Services {
+		all = append(all, ref.Name)
+	}
+	allServices, allEndpoints := countKinds(all)
+	note := fmt.Sprintf("%d of %d Services", services, allServices)
+	if endpoints > 0 {
+		note += fmt.Sprintf(" and %d of %d PrivateEndpoints", endpoints, allEndpoints)
+	}
 	if in.Focus.Set() {
 		note += " (" + in.Focus.String() + ")"
 	}
 	return note
+}
+
+// countKinds counts the Service keys and the PrivateEndpoint owners in names.
+func countKinds(names []string) (services, endpoints int) {
+	for _, k := range names {
+		if _, isEndpoint := plan.EndpointOf(k); isEndpoint {
+			endpoints++
+		} else {
+			services++
+		}
+	}
+	return services, endpoints
 }
