@@ -81,6 +81,7 @@ type markdown struct {
 
 func newMarkdown(in Input, opts MarkdownOptions) *markdown {
 	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), drifted: driftedKeys(in.Plan), fence: "```"}
+	m.summary.inputErrors = hasErrors(in.Diagnostics)
 	for _, g := range groups(in.Plan.Changes) {
 		if g.kind == groupShared {
 			m.shared = g.changes

@@ -42,7 +42,9 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	writeMembership(bw, p.Membership, st)
 	writeDisruptive(bw, p.Changes, st)
 	writeLimits(bw, p.Limits, st)
-	fmt.Fprintf(bw, "\n%s\n", st.Bold(Summarize(p).Line()))
+	sum := Summarize(p)
+	sum.inputErrors = hasErrors(in.Diagnostics)
+	fmt.Fprintf(bw, "\n%s\n", st.Bold(sum.Line()))
 	if est := estimateApply(p); est != nil {
 		fmt.Fprintln(bw, est.Sentence())
 	}

@@ -68,6 +68,9 @@ type Summary struct {
 	// only Services outside the focus (plan.Plan.Unfocused).
 	Unfocused  int  `json:"unfocused,omitempty"`
 	HasChanges bool `json:"has_changes"`
+	// inputErrors: the input has errors, so Services are missing from the
+	// plan and "Azure matches the Services" would not be true.
+	inputErrors bool
 }
 
 // Summarize counts the changes of p; a replace counts once, as a replace.
@@ -120,6 +123,9 @@ func (s Summary) line(where string) string {
 	}
 	if !s.HasChanges && s.Unfocused > 0 {
 		return "No changes for the Services in focus." + awaiting
+	}
+	if !s.HasChanges && s.inputErrors {
+		return "No changes for the Services without errors; those with errors are not planned." + awaiting
 	}
 	if !s.HasChanges {
 		return "No changes. Azure networking matches the Services." + awaiting
