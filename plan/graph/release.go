@@ -9,7 +9,8 @@ import (
 // (PublicIPAddressInUse) or takes a static private IP another holds
 // (PrivateIPAddressInUse), arm-rules §2. When a Service moves between load
 // balancers, the write that releases its address on the old one must run
-// before the write that takes it on the new one.
+// before the write that takes it on the new one. Inside one load balancer's
+// write the order does not matter: ARM checks the body it ends with.
 
 // held is an address a frontend holds: a public IP's key, or a subnet's
 // key and a private address.
@@ -89,7 +90,9 @@ func (b *builder) addReleaseEdges() {
 				continue
 			}
 			for _, j := range released[h] {
-				if b.ops[j].key != o.key {
+				// One write of a load balancer carries both: ARM checks
+				// the body it ends with.
+				if r := b.ops[j]; r.key != o.key && (r.group == "" || r.group != o.group) {
 					b.g.Connect(j, i, false)
 				}
 			}
