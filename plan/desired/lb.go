@@ -241,7 +241,7 @@ func (b *lbPicker) refuseNotEligible(info *svcInfo, current string, eligible []*
 // balancer first), rules it now has there count.
 func (b *lbPicker) placed(info *svcInfo, lbName string, rules int) {
 	if b.held != nil {
-		b.held.byRules[strings.ToLower(info.prefix)].each(func(lb string, n int) { b.ruleCount[lb] -= n })
+		b.held.of(strings.ToLower(info.prefix)).rules.each(func(lb string, n int) { b.ruleCount[lb] -= n })
 	}
 	lb := strings.ToLower(lbName)
 	b.ruleCount[lb] += rules

@@ -115,7 +115,7 @@ func TestSameLBs(t *testing.T) {
 		c.BackendPoolType = cluster.PoolNodeIP
 		c.MultipleStandardLoadBalancerConfigurations = []cluster.MultiSLBConfig{{Name: "kubernetes", PrimaryVMSet: "a"}, {Name: "lb2", PrimaryVMSet: "b"}}
 	})
-	st, _, _ := build(t, cfg, manifest("svc", nil, tcp80))
+	st, scope, _ := build(t, cfg, manifest("svc", nil, tcp80))
 	tests := []struct {
 		name string
 		lbs  map[string]armLB
@@ -129,7 +129,7 @@ func TestSameLBs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := SameLBs(st, HeldFrom(observedLBs(tt.lbs, nil), cfg)); got != tt.want {
+			if got := SameLBs(st, scope, cfg, HeldFrom(observedLBs(tt.lbs, nil), cfg)); got != tt.want {
 				t.Errorf("SameLBs = %v, want %v", got, tt.want)
 			}
 		})

@@ -42,7 +42,7 @@ func adoptUIDs(in *Inputs, observed *plan.State, gone map[plan.Key]bool) bool {
 	// it: a refusal to place one is made again with what ARM holds.
 	lbRefusal := func(d service.Diagnostic) bool { return d.Code == service.CodeRefuseLBSelection }
 	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) &&
-		desired.SameLBs(in.Desired, held) && (held == nil || !slices.ContainsFunc(in.Diagnostics, lbRefusal)) {
+		desired.SameLBs(in.Desired, in.Scope, in.Config, held) && (held == nil || !slices.ContainsFunc(in.Diagnostics, lbRefusal)) {
 		return false
 	}
 	prune, focus, nodeIPs := in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs

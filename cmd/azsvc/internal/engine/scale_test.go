@@ -57,7 +57,7 @@ func benchPlanCore(b *testing.B, in *Inputs, cfg *cluster.Config, observed *plan
 		st, scope, diags := desired.BuildWith(in.Service.Services, cfg, desired.Options{Topology: &in.Service.Topology})
 		// As Plan does (adoptUIDs): built again only when ARM holds a
 		// Service elsewhere than the first build put it.
-		if held := desired.HeldFrom(observed, cfg); !desired.SameLBs(st, held) {
+		if held := desired.HeldFrom(observed, cfg); !desired.SameLBs(st, scope, cfg, held) {
 			st, scope, diags = desired.BuildWith(in.Service.Services, cfg, desired.Options{Topology: &in.Service.Topology, Held: held})
 		}
 		p, _, err := PlanAgainst(st, observed, scope)
