@@ -99,6 +99,10 @@ type Options struct {
 	// (SeenFrom): the load balancers that exist and the nodes their pools
 	// hold.
 	Seen *SeenLBs
+	// Held is what ARM holds that multi-SLB Service placement depends on
+	// (HeldFrom): which load balancer holds each Service, and the rules
+	// on each.
+	Held *HeldServices
 }
 
 // BuildWith is Build with opts.
@@ -117,11 +121,8 @@ func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*pla
 	}
 	b.rules = ruleMaker{cfg: cfg, placed: b.placed}
 	b.nsg = newNSGRules(cfg, b.sub, b.baseTags())
-	b.lbs = &lbPicker{cfg: cfg, ruleCount: map[string]int{}, vmSetLBs: map[string]string{},
-		exists: func(name string) bool {
-			_, ok := b.placed[placeID{kind: plan.KindLoadBalancer, name: name}]
-			return ok
-		},
+	b.lbs = &lbPicker{cfg: cfg, ruleCount: opts.Held.ruleCounts(), vmSetLBs: map[string]string{}, held: opts.Held,
+		built:  map[string]bool{},
 		refuse: func(d []service.Diagnostic) { b.diags = append(b.diags, d...) }}
 	seen := make(map[string]bool, len(svcs))
 	for _, s := range sortedServices(svcs) {
@@ -207,13 +208,15 @@ func (b *builder) addService(info *svcInfo) {
 		}
 	}
 	b.ensureLB(lbID, info.key)
+	nRules := 0
+	defer func() { b.lbs.placed(info, lbName, nRules) }()
 	dests := map[family]*destSet{}
 	for i, f := range info.families {
 		pool := b.ensurePool(info, lbID, f)
 		fe := b.placeFrontend(info, choices[i], rules[i])
 		b.userPIPDNS(info, f)
 		b.placeRules(info, rules[i])
-		b.lbs.ruleCount[lbName] += len(rules[i])
+		nRules += len(rules[i])
 		// With floating IP disabled the destinations are the node IPs of
 		// the Service's own pool: GetBackendPrivateIPs reads the pools
 		// getBackendPoolNamesForService names (§5.2), the per-Service pool

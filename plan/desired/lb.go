@@ -18,10 +18,13 @@ const internalSuffix = "-internal"
 // used.
 type lbPicker struct {
 	cfg       *cluster.Config
-	ruleCount map[string]int    // LB name -> rules, for multi-SLB placement
+	ruleCount map[string]int    // lower-cased LB name -> rules, for multi-SLB placement
 	vmSetLBs  map[string]string // basic-SKU VM-set LB names used, by lower-case name
-	// exists reports whether an LB of that name is already placed.
-	exists func(name string) bool
+	// held is what ARM holds that multi-SLB placement depends on, nil
+	// when ARM was not read.
+	held *HeldServices
+	// built are the load balancers placed by this build, lower-cased.
+	built map[string]bool
 	// refuse records why a Service cannot be placed.
 	refuse func([]service.Diagnostic)
 }
@@ -94,29 +97,46 @@ func (b *lbPicker) basicLBName(s *service.Service) string {
 	return vmSets[0]
 }
 
-// selectMultiSLB picks a multi-SLB configuration (§7.6): eligible ones
-// (annotation, allowServicePlacement, label selectors), then an existing LB
-// without rules, then the first not yet existing, then the one with the
-// fewest rules. Namespace labels are unknown offline, so a
-// serviceNamespaceSelector never matches.
+// selectMultiSLB picks a multi-SLB configuration (§7.6,
+// getAzureLoadBalancerName): among the eligible ones (annotation,
+// allowServicePlacement, label selectors), the one ARM holds the Service
+// on; else an existing load balancer without rules, then the first not
+// yet existing, then the one with the fewest rules. Existence and rule
+// counts are ARM's (held) with the Services placed before this one in the
+// same build, as CCM sees them reconciling Services one at a time.
+// Namespace labels are unknown offline, so a serviceNamespaceSelector never
+// matches.
 func (b *lbPicker) selectMultiSLB(info *svcInfo) (string, bool) {
+	current, ok := b.currentConfig(info)
+	if !ok {
+		return "", false
+	}
 	eligible, ok := b.eligibleConfigs(info)
 	if !ok {
+		return "", false
+	}
+	for _, c := range eligible {
+		if strings.EqualFold(c.Name, current) {
+			return c.Name, true
+		}
+	}
+	if info.pinsIP() && current != "" {
+		b.refuseNotEligible(info, current, eligible)
 		return "", false
 	}
 	// The LB names of this Service's kind, built once per Service rather
 	// than per comparison (10,000 Services x every configuration).
 	keys := make([]string, len(eligible))
 	for i, c := range eligible {
-		keys[i] = lbKeyName(c.Name, info.internal)
+		keys[i] = strings.ToLower(lbKeyName(c.Name, info.internal))
 	}
 	for i, c := range eligible {
-		if b.exists(keys[i]) && b.ruleCount[keys[i]] == 0 {
+		if b.lbExists(keys[i]) && b.ruleCount[keys[i]] == 0 {
 			return c.Name, true
 		}
 	}
 	for i, c := range eligible {
-		if !b.exists(keys[i]) {
+		if !b.lbExists(keys[i]) {
 			return c.Name, true
 		}
 	}
@@ -127,6 +147,105 @@ func (b *lbPicker) selectMultiSLB(info *svcInfo) (string, bool) {
 		}
 	}
 	return eligible[best].Name, true
+}
+
+func (b *lbPicker) lbExists(key string) bool { return b.held.exists(key) || b.built[key] }
+
+// currentConfig is CCM's currentLBName, lower-cased: the first
+// configuration whose load balancers hold the Service's rules
+// (ActiveServices); for a Service that names no configuration and pins no
+// IP, the one whose load balancer of its kind holds its frontend; for a
+// Service that pins an IP, the one holding that IP, "" if none does. Naming
+// configurations and pinning an IP at once is refused
+// (getAzureLoadBalancerName).
+func (b *lbPicker) currentConfig(info *svcInfo) (string, bool) {
+	annotated := len(info.svc.LoadBalancerConfigurations()) > 0
+	if annotated && info.pinsIP() {
+		r := &refusal{svc: info.svc}
+		r.add(CodeLBSelection, annField(service.AnnLoadBalancerConfigurations),
+			"remove the annotation to stay on the load balancer where the IP resides, or the IP to move to the one named",
+			"service %q has conflicting load balancer configuration: both a load balancer name (%s) and an IP address are specified",
+			info.svc.Name, service.AnnLoadBalancerConfigurations)
+		b.refuse(r.diags)
+		return "", false
+	}
+	if info.pinsIP() {
+		return b.pinnedConfig(info), true
+	}
+	active := b.held.active(info.prefix)
+	current := ""
+	for _, c := range b.cfg.MultipleStandardLoadBalancerConfigurations {
+		if active[strings.ToLower(c.Name)] {
+			current = strings.ToLower(c.Name)
+			break
+		}
+	}
+	if !annotated {
+		if fe := b.held.frontendLB(strings.ToLower(info.prefix), info.internal); fe != "" {
+			current = fe
+		}
+	}
+	return current, true
+}
+
+// pinnedConfig is the configuration whose load balancer holds the IP the
+// Service pins: by private address for an internal Service, by public IP
+// address or name otherwise.
+func (b *lbPicker) pinnedConfig(info *svcInfo) string {
+	if b.held == nil {
+		return ""
+	}
+	ips := b.held.pinnedIPs()
+	for _, f := range []family{ipv4, ipv6} {
+		ip := info.pinned.of(f)
+		if ip == "" {
+			continue
+		}
+		if info.internal {
+			if lb := ips.private[plan.CanonicalIP(ip)]; lb != "" {
+				return trimInternal(lb)
+			}
+		} else if lb := ips.public[strings.ToLower(info.pipRG)+"/"+plan.CanonicalIP(ip)]; lb != "" {
+			return trimInternal(lb)
+		}
+	}
+	if info.internal {
+		return ""
+	}
+	for _, f := range []family{ipv4, ipv6} {
+		if n := info.pipName.of(f); n != "" {
+			id := plan.NewID(b.cfg.SubscriptionForIDs(), info.pipRG, plan.KindPublicIP, n)
+			if lb := ips.public[string(id.Key())]; lb != "" {
+				return trimInternal(lb)
+			}
+		}
+	}
+	return ""
+}
+
+func (b *lbPicker) refuseNotEligible(info *svcInfo, current string, eligible []*cluster.MultiSLBConfig) {
+	names := make([]string, len(eligible))
+	for i, c := range eligible {
+		names[i] = c.Name
+	}
+	r := &refusal{svc: info.svc}
+	r.add(CodeLBSelection, annField(service.AnnLoadBalancerConfigurations),
+		"check serviceLabelSelector, serviceNamespaceSelector and allowServicePlacement of the configurations",
+		"service %q specifies an IP that resides on load balancer %q, which is not in the eligible set %v",
+		info.svc.Name, current, names)
+	b.refuse(r.diags)
+}
+
+// placed records that the Service's rules moved to lbName: the rules ARM
+// holds for it elsewhere leave (CCM removes the Service from its old load
+// balancer first), rules it now has there count.
+func (b *lbPicker) placed(info *svcInfo, lbName string, rules int) {
+	if b.held != nil {
+		b.held.of(strings.ToLower(info.prefix)).rules.each(func(lb string, n int) { b.ruleCount[lb] -= n })
+	}
+	lb := strings.ToLower(lbName)
+	b.ruleCount[lb] += rules
+	b.built[lb] = true
 }
 
 func lbKeyName(name string, internal bool) string {
@@ -143,10 +262,13 @@ func (b *lbPicker) eligibleConfigs(info *svcInfo) ([]*cluster.MultiSLBConfig, bo
 	for _, n := range names {
 		want[n] = true
 	}
+	active := b.held.active(strings.ToLower(info.prefix))
 	var matched, plain []*cluster.MultiSLBConfig
 	for i := range b.cfg.MultipleStandardLoadBalancerConfigurations {
 		c := &b.cfg.MultipleStandardLoadBalancerConfigurations[i]
-		if len(want) > 0 && !want[strings.ToLower(c.Name)] || c.AllowServicePlacement != nil && !*c.AllowServicePlacement {
+		// allowServicePlacement=false keeps the Services already on it.
+		closed := c.AllowServicePlacement != nil && !*c.AllowServicePlacement && !active[strings.ToLower(c.Name)]
+		if len(want) > 0 && !want[strings.ToLower(c.Name)] || closed {
 			continue
 		}
 		switch {

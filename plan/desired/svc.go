@@ -202,3 +202,9 @@ func orDefault(v, def string) string {
 	}
 	return v
 }
+
+// pinsIP reports a Service that pins an address or names a public IP of
+// either family: under multi-SLB it goes where that IP resides (§7.6).
+func (s *svcInfo) pinsIP() bool {
+	return s.pinned != perFamily{} || s.pipName != perFamily{}
+}

@@ -44,7 +44,9 @@ type Input interface {
 //   - deletes run after the deletes of what referenced them in the observed
 //     state, and after an update that drops such a reference (dependents
 //     first; the dropped reference goes first, unlike Terraform's default);
-//   - a replace's create runs after its delete.
+//   - a replace's create runs after its delete;
+//   - a frontend takes a public IP or static private IP after the write
+//     that releases it elsewhere (release.go).
 //
 // An operation on an inline child (LB frontend, rule, probe, pool; NSG
 // rule) or on an LB/NSG itself belongs to its parent's write: one PUT per
@@ -56,6 +58,7 @@ func Schedule(in Input) (*plan.Plan, error) {
 	b.g.Name = func(i int) string { return label(b.ops[i]) }
 	b.addNodes(changes)
 	b.addEdges()
+	b.addReleaseEdges()
 	writes, err := b.g.Schedule()
 	if err != nil {
 		return nil, err

@@ -12,8 +12,10 @@ import (
 // adoptUIDs plans the Services without metadata.uid under the names CCM
 // gave them, found in what ARM holds (plan/adopt): without it, a manifest
 // exported without its UID would plan a second public IP and frontend
-// beside CCM's. It also gives multi-SLB node placement what ARM holds
-// (desired.SeenFrom): which nodes each load balancer has, and the scope
+// beside CCM's. It also gives multi-SLB placement what ARM holds: which
+// load balancer holds each Service and its rules (desired.HeldFrom), so
+// placed Services stay where they are; which nodes each load balancer has
+// (desired.SeenFrom); and the scope
 // the addresses of departed nodes that NSG rules drop (GoneNodeIPs). It rebuilds the
 // desired state only when ARM shows a prefix other than the derived one,
 // refuses a Service whose marks name two prefixes (an error diagnostic),
@@ -31,16 +33,25 @@ func adoptUIDs(in *Inputs, observed *plan.State, gone map[plan.Key]bool) bool {
 	service.SortDiagnostics(in.Diagnostics)
 	topo := &in.Service.Topology
 	seen := desired.SeenFrom(observed, in.Config, topo, gone)
+	held := desired.HeldFrom(observed, in.Config)
 	defer func() {
 		in.Scope.GoneNodeIPs = desired.GoneNodeIPs(observed, in.Config, topo)
 		in.Scope.AbsentNodeIPs = desired.AbsentNodeIPs(observed, in.Config, topo)
 	}()
-	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) {
+	// Which load balancer a Service may go to depends on where ARM holds
+	// it: a refusal to place one is made again with what ARM holds.
+	lbRefusal := func(d service.Diagnostic) bool { return d.Code == service.CodeRefuseLBSelection }
+	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) &&
+		desired.SameLBs(in.Desired, in.Scope, in.Config, held) && (held == nil || !slices.ContainsFunc(in.Diagnostics, lbRefusal)) {
 		return false
 	}
 	prune, focus, nodeIPs := in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs
-	state, scope, _ := desired.BuildWith(in.Service.Services, in.Config,
-		desired.Options{Prefixes: found.Prefixes, Refused: found.Refused, Topology: topo, Seen: seen})
+	state, scope, refusals := desired.BuildWith(in.Service.Services, in.Config,
+		desired.Options{Prefixes: found.Prefixes, Refused: found.Refused, Topology: topo, Seen: seen, Held: held})
+	if held != nil {
+		in.Diagnostics = append(slices.DeleteFunc(in.Diagnostics, lbRefusal), slices.DeleteFunc(refusals, func(d service.Diagnostic) bool { return !lbRefusal(d) })...)
+		service.SortDiagnostics(in.Diagnostics)
+	}
 	desired.Endpoints(state, &scope, in.Service.Endpoints, in.Config)
 	in.Desired, in.Scope = state, scope
 	in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs = prune, focus, nodeIPs
