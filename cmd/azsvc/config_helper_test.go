@@ -27,3 +27,17 @@ func exampleConfig(t *testing.T, dir, name string, edit func(cfg map[string]any)
 	writeFile(t, path, string(data))
 	return path
 }
+
+// savedExamplePlan saves a plan of examples/public-basic to path and
+// returns the file's bytes.
+func savedExamplePlan(t *testing.T, c *cli, path string) []byte {
+	t.Helper()
+	if res := c.run(exampleArgs(c, "public-basic", "plan", "--out", path)...); res.code != exitOK {
+		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

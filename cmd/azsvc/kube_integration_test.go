@@ -142,20 +142,7 @@ func (k *kubeEnv) testSavedPlan(t *testing.T) {
 	if res := c.run(k.args("plan", ns, "--out", file)...); res.code != exitOK {
 		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
 	}
-	holders := k.watchLease(t)
-	res := c.run("--settings", "../../examples/azsvc.yaml", "apply", file, "--kubeconfig", k.kubeconfig, "--context", "azsvc",
-		"--auto-approve", "--update-status")
-	seen := holders()
-	if res.code != exitOK {
-		t.Fatalf("apply %s: exit %d\n%s", file, res.code, res.stderr)
-	}
-	if !seen[kube.Holder()] {
-		t.Errorf("the lease was never held during apply of the saved plan; holders seen: %v", seen)
-	}
-	k.checkReleased(t)
-	if web := k.ingress(t, ns, "web"); len(web) != 1 {
-		t.Errorf("status of web after applying the saved plan: %v", web)
-	}
+	k.applySaved(t, c, ns, file, "--kubeconfig", k.kubeconfig, "--context", "azsvc")
 	if res := c.run(k.args("plan", ns, "--detailed-exitcode")...); res.code != exitOK {
 		t.Errorf("plan after the saved plan: exit %d\n%s", res.code, res.stdout)
 	}
@@ -436,5 +423,26 @@ func (k *kubeEnv) waitAllowed(t *testing.T, user, verb, resource, ns string) {
 			t.Fatalf("%s still may not %s %s in %s after 30s", user, verb, resource, ns)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// applySaved applies the saved plan file with --update-status and extra
+// flags, and checks that it held the lease while writing, released it,
+// and wrote web's status.
+func (k *kubeEnv) applySaved(t *testing.T, c *cli, ns, file string, extra ...string) {
+	t.Helper()
+	holders := k.watchLease(t)
+	args := append([]string{"--settings", "../../examples/azsvc.yaml", "apply", file}, extra...)
+	res := c.run(append(args, "--auto-approve", "--update-status")...)
+	seen := holders()
+	if res.code != exitOK {
+		t.Fatalf("apply %s %v: exit %d\n%s", file, extra, res.code, res.stderr)
+	}
+	if !seen[kube.Holder()] {
+		t.Errorf("the lease was never held during apply of the saved plan %v; holders seen: %v", extra, seen)
+	}
+	k.checkReleased(t)
+	if web := k.ingress(t, ns, "web"); len(web) != 1 {
+		t.Errorf("status of web after applying the saved plan: %v", web)
 	}
 }

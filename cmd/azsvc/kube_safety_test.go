@@ -10,8 +10,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-
-	"github.com/azsvc/azsvc/providers/kube"
 )
 
 // testPrunePartial: --prune over one namespace or a selector of the cluster
@@ -80,19 +78,7 @@ func (k *kubeEnv) testSavedPlanEnv(t *testing.T) {
 	}
 
 	t.Setenv("KUBECONFIG", k.kubeconfig) // its current context is admin; the plan's is azsvc
-	holders := k.watchLease(t)
-	res = c.run("--settings", "../../examples/azsvc.yaml", "apply", file, "--auto-approve", "--update-status")
-	seen := holders()
-	if res.code != exitOK {
-		t.Fatalf("apply %s with KUBECONFIG: exit %d\n%s", file, res.code, res.stderr)
-	}
-	if !seen[kube.Holder()] {
-		t.Errorf("the lease was never held during apply of the saved plan with KUBECONFIG; holders seen: %v", seen)
-	}
-	k.checkReleased(t)
-	if web := k.ingress(t, ns, "web"); len(web) != 1 {
-		t.Errorf("status of web after applying the saved plan: %v", web)
-	}
+	k.applySaved(t, c, ns, file)
 }
 
 // testSavedPlanStale: a Service edited in the cluster between plan --out

@@ -14,13 +14,7 @@ import (
 func TestJSONOnEveryExitPath(t *testing.T) {
 	c := newCLI(t)
 	saved := filepath.Join(c.dir, "plan.json")
-	if res := c.run(exampleArgs(c, "public-basic", "plan", "--out", saved)...); res.code != exitOK {
-		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
-	}
-	data, err := os.ReadFile(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := savedExamplePlan(t, c, saved)
 	modified := filepath.Join(c.dir, "modified.json")
 	writeFile(t, modified, strings.Replace(string(data), `"frontendPort": 80`, `"frontendPort": 81`, 1))
 	basic := filepath.Join(c.dir, "basic.json")

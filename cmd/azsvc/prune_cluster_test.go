@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,13 +49,7 @@ func TestPruneOverPartOfCluster(t *testing.T) {
 func TestSavedPlanPruneOverPartOfCluster(t *testing.T) {
 	c := newCLI(t)
 	saved := filepath.Join(c.dir, "plan.json")
-	if res := c.run(exampleArgs(c, "public-basic", "plan", "--out", saved)...); res.code != exitOK {
-		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
-	}
-	data, err := os.ReadFile(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := savedExamplePlan(t, c, saved)
 	for _, tt := range []struct {
 		name    string
 		cluster planfile.ClusterSource

@@ -109,13 +109,7 @@ func wantMentions(extra []string) int {
 func TestSinceRefusesWhatItCannotTrust(t *testing.T) {
 	c := newCLI(t)
 	saved := filepath.Join(c.dir, "plan.json")
-	if res := c.run(exampleArgs(c, "public-basic", "plan", "--out", saved)...); res.code != exitOK {
-		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
-	}
-	data, err := os.ReadFile(saved)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := savedExamplePlan(t, c, saved)
 	tampered := filepath.Join(c.dir, "tampered.json")
 	writeFile(t, tampered, strings.Replace(string(data), `"frontendPort": 80`, `"frontendPort": 81`, 1))
 	other := filepath.Join(c.dir, "other-state.json")
