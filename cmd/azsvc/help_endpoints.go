@@ -44,7 +44,7 @@ the apply summary say "awaiting approval by the PLS owner" (exit 0).
 Rejected or Disconnected: the plan shows drift and re-creates the endpoint,
 its DNS records following the new address.
 
-azsvc validate checks every field offline (codes AZSVC0051-AZSVC3051 in the
+azsvc validate checks every field offline (codes AZSVC0051-AZSVC3052 in the
 PrivateEndpoint range: unknown fields with a suggestion, ARM IDs, zone and
 record names, TTLs, the service and its PLS visibility and auto-approval,
 two endpoints writing one record, one network linked to two zones of one

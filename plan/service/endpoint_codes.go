@@ -24,6 +24,7 @@ package service
 //	AZSVC2057  error     one VNet linked to two private DNS zones of the same name
 //	AZSVC3050  warning   PLS auto-approval excludes the endpoint's subscription
 //	AZSVC3051  warning   PLS visibility may exclude it (cluster subscription unknown)
+//	AZSVC3052  warning   approve: true with a PLS named by alias (nothing to approve through)
 const (
 	CodeDuplicateEndpoint   = "AZSVC0051"
 	CodeMissingField        = "AZSVC0052"
@@ -44,6 +45,7 @@ const (
 	CodeZoneNameLinkedTwice = "AZSVC2057"
 	CodeStaysPending        = "AZSVC3050"
 	CodeMaybeNotVisible     = "AZSVC3051"
+	CodeApproveByAlias      = "AZSVC3052"
 )
 
 // endpointRules describes the PrivateEndpoint codes.
@@ -69,5 +71,6 @@ func endpointRules() []Rule {
 		{CodeZoneNameLinkedTwice, e, "one virtual network linked to two private DNS zones of the same name"},
 		{CodeStaysPending, w, "connection will stay Pending: the PLS does not auto-approve the subscription"},
 		{CodeMaybeNotVisible, w, "Private Link Service may not be visible to the endpoint's subscription"},
+		{CodeApproveByAlias, w, "approve: true has no effect on a private link service named by alias"},
 	}
 }

@@ -109,6 +109,8 @@ func TestEndpointDiagnostics(t *testing.T) {
 			want: []string{"AZSVC1054 8:40 is 0", "AZSVC1054 8:61 is 4294967296"}},
 		{name: "bad IDs", docs: endpointDoc("a", "  privateLinkServiceID: /subscriptions/s/resourceGroups/r/providers/Microsoft.Network/loadBalancers/lb\n  subnetID: /x\n  dns: [{zone: a.b, vnetLinks: [nope]}]\n"),
 			want: []string{"AZSVC1051 6:13 not a subnet ID", "AZSVC1051 5:25 neither a private link service ID nor an alias", "AZSVC1051 7:33 not a virtual network ID"}},
+		{name: "approve through an alias", docs: endpointDoc("a", "  privateLinkServiceID: pls-x.0f2e6a8c-1d35-4e59-9b7d-4d2b8f6e1c3a.westeurope.azure.privatelinkservice\n  subnetID: "+testSubnet+"\n  approve: true\n"),
+			want: []string{"AZSVC3052 7:12 no effect"}},
 		{name: "alias accepted", docs: endpointDoc("a", "  privateLinkServiceID: pls-x.0f2e6a8c-1d35-4e59-9b7d-4d2b8f6e1c3a.westeurope.azure.privatelinkservice\n  subnetID: "+testSubnet+"\n")},
 		{name: "names", docs: endpointDoc("a", good+"  name: -x-\n  resourceGroup: rg.\n  requestMessage: "+strings.Repeat("m", 141)+"\n"),
 			want: []string{"AZSVC1055 8:9 private endpoint name", "AZSVC1055 9:18 resource group", "AZSVC1056 10:19 141 characters"}},

@@ -99,6 +99,10 @@ func (v *endpointChecker) target() {
 			v.add(CodeInvalidARMID, "spec.privateLinkServiceID",
 				fmt.Sprintf("spec.privateLinkServiceID %s is neither a private link service ID nor an alias", quote.Value(s.PrivateLinkServiceID)),
 				"write /subscriptions/<sub>/resourceGroups/<group>/providers/Microsoft.Network/privateLinkServices/<name>, or the alias <name>.<guid>.<region>.azure.privatelinkservice")
+		} else if s.Approve && IsPLSAlias(s.PrivateLinkServiceID) {
+			v.add(CodeApproveByAlias, "spec.approve",
+				"approve: true has no effect here: azsvc approves a connection through the private link service it manages, and an alias does not say which one that is",
+				"name the private link service by its ARM ID, or approve the connection where the service is managed")
 		}
 	default:
 		v.service()
