@@ -50,6 +50,9 @@ const (
 	// RefuseReferenceDeleted: Address references Other, which an earlier
 	// step deletes.
 	RefuseReferenceDeleted
+	// RefuseGroupMissing: Address is written into resource group Other,
+	// which the plan's reads found not to exist (azsvc creates none).
+	RefuseGroupMissing
 )
 
 var refusalCodes = [...]string{
@@ -57,6 +60,7 @@ var refusalCodes = [...]string{
 	RefuseSKUMismatch: "sku_mismatch", RefuseIPOutsideSubnet: "static_ip_outside_subnet", RefuseIPReserved: "static_ip_reserved",
 	RefuseIPTaken: "static_ip_taken", RefusePLSNotStandard: "pls_lb_not_standard", RefusePLSSubnetPolicies: "pls_subnet_policies_enabled",
 	RefuseReferenceMissing: "reference_missing", RefuseReferenceDeleted: "reference_deleted",
+	RefuseGroupMissing: "resource_group_missing",
 }
 
 // String is the stable code, e.g. "sku_mismatch".

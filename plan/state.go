@@ -3,13 +3,33 @@ package plan
 import (
 	"iter"
 	"sort"
+	"strings"
 )
 
 // State is a set of resources keyed by their normalised ARM ID: either the
 // desired state built from Services or the observed state read from ARM.
 type State struct {
 	resources map[Key]*Resource
+	// missingGroups are the resource groups a read found not to exist
+	// (subscription/group, lower case): azsvc never creates one, so a
+	// write into one fails (MarkGroupMissing).
+	missingGroups map[string]bool
 }
+
+// MarkGroupMissing records that resource group rg of subscription sub
+// does not exist, as a read found.
+func (s *State) MarkGroupMissing(sub, rg string) {
+	if s.missingGroups == nil {
+		s.missingGroups = map[string]bool{}
+	}
+	s.missingGroups[groupKey(sub, rg)] = true
+}
+
+// GroupMissing reports whether a read found resource group rg of
+// subscription sub not to exist.
+func (s *State) GroupMissing(sub, rg string) bool { return s.missingGroups[groupKey(sub, rg)] }
+
+func groupKey(sub, rg string) string { return strings.ToLower(sub + "/" + rg) }
 
 // NewState returns an empty state.
 func NewState() *State { return &State{resources: map[Key]*Resource{}} }

@@ -31,6 +31,7 @@ func Check(p *plan.Plan, observed *plan.Index, nodeIPs map[string]string) error 
 	refused = append(refused, checkStaticIPs(w)...)
 	refused = append(refused, checkPLS(w)...)
 	refused = append(refused, checkReferences(p, observed)...)
+	refused = append(refused, checkGroups(p, observed)...)
 	p.Refused = refused
 	if len(refused) > 0 {
 		return fmt.Errorf("%w: %d of its writes", ErrRefused, len(refused))

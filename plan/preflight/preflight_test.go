@@ -148,3 +148,26 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestWritesIntoMissingGroup: a write into a resource group the reads
+// found missing is refused (azsvc creates none); one into an existing
+// group is not, and a delete never is.
+func TestWritesIntoMissingGroup(t *testing.T) {
+	observed := plan.NewState()
+	observed.MarkGroupMissing(pipID.Subscription, pipID.ResourceGroup)
+	p := &plan.Plan{Steps: []*plan.Step{
+		{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}},
+		{Op: plan.OpDelete, Target: pipID},
+	}}
+	err := Check(p, plan.NewIndex(observed), nil)
+	want := []plan.Refusal{{Address: "pip/kubernetes-a1", Code: plan.RefuseGroupMissing, Other: pipID.ResourceGroup}}
+	if !errors.Is(err, ErrRefused) || !reflect.DeepEqual(p.Refused, want) {
+		t.Fatalf("err %v, refused %+v; want %+v", err, p.Refused, want)
+	}
+	other := plan.NewState()
+	other.MarkGroupMissing(pipID.Subscription, "another-group")
+	p = &plan.Plan{Steps: []*plan.Step{{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}}}}
+	if err := Check(p, plan.NewIndex(other), nil); err != nil {
+		t.Fatalf("a write into an existing group: %v", err)
+	}
+}

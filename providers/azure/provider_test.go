@@ -243,6 +243,12 @@ func TestReadMissingGroupIsEmpty(t *testing.T) {
 	if st.Len() != 0 {
 		t.Errorf("read of a missing group: %d resources, want none", st.Len())
 	}
+	// The read remembers the groups it found missing: preflight refuses
+	// writes into them (azsvc creates none).
+	if !st.GroupMissing(e.p.Subscription(), "NO-SUCH-GROUP") || st.GroupMissing(e.p.Subscription(), "some-other-group") {
+		t.Errorf("missing groups recorded wrongly: no-such-group %v, %s (not read) %v", st.GroupMissing(e.p.Subscription(), "no-such-group"),
+			"some-other-group", st.GroupMissing(e.p.Subscription(), "some-other-group"))
+	}
 }
 
 func TestListPaging(t *testing.T) {

@@ -53,7 +53,13 @@ func (p *Provider) Read(ctx context.Context, scope plan.ReadScope) (*plan.State,
 				return nil, err
 			}
 			err = lists[k](r, ctx, g.Name)
-			if err != nil && !isGroupNotFound(err) && !(g.Optional && isForbidden(err)) {
+			if isGroupNotFound(err) {
+				sub := g.Subscription
+				if sub == "" {
+					sub = p.subscription
+				}
+				state.MarkGroupMissing(sub, g.Name)
+			} else if err != nil && !(g.Optional && isForbidden(err)) {
 				return nil, err
 			}
 		}

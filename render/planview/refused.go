@@ -28,6 +28,8 @@ func RefusalText(r plan.Refusal) string {
 		return fmt.Sprintf("static IP %s is outside subnet %s (%s)", r.IP, r.Subnet, strings.Join(r.Prefixes, ", "))
 	case plan.RefuseIPReserved:
 		return fmt.Sprintf("static IP %s is one of the five addresses Azure reserves in subnet %s (%s)", r.IP, r.Subnet, strings.Join(r.Prefixes, ", "))
+	case plan.RefuseGroupMissing:
+		return fmt.Sprintf("resource group %s does not exist, and azsvc creates none (ARM: ResourceGroupNotFound)", r.Other)
 	case plan.RefuseIPTaken:
 		return fmt.Sprintf("static IP %s is already used by %s in subnet %s", r.IP, r.Other, r.Subnet)
 	case plan.RefusePLSNotStandard:
