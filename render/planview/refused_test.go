@@ -26,6 +26,7 @@ func refusedPlan() *plan.Plan {
 		{Address: "pls/pls-a1", Code: plan.RefusePLSSubnetPolicies, Other: nodes},
 		{Address: fe, Code: plan.RefuseReferenceMissing, Other: "pip/gateway-pip-v4"},
 		{Address: "lb/kubernetes/rule/a1-TCP-80", Code: plan.RefuseReferenceDeleted, Other: "lb/kubernetes/probe/a1-TCP-80"},
+		{Address: "pip/kubernetes-b2", Code: plan.RefuseGroupMissing, Other: "rg-tpyo"},
 	}}
 }
 
