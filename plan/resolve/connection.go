@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -53,6 +54,38 @@ func (ep *endpoints) settle() {
 		if want, ok := ep.out.Desired.Get(e.Key); ok {
 			ep.noteAwaiting(want)
 		}
+	}
+	ep.withdrawOrphanDNS()
+}
+
+// withdrawOrphanDNS withdraws the zones and links that serve only blocked
+// endpoints: a link names the blocked endpoint's virtual network, which may
+// not exist (ARM refuses the link half-way through an apply), and a zone
+// for nothing would be left empty. Records follow their endpoint's address
+// and are withdrawn with it (diff.blockDependents).
+func (ep *endpoints) withdrawOrphanDNS() {
+	blocked := map[string]plan.Key{}
+	for _, e := range ep.desList {
+		if e.R.Kind() != plan.KindPrivateEndpoint {
+			continue
+		}
+		if _, kept := ep.out.Desired.Get(e.Key); !kept && len(e.R.Services) == 1 {
+			blocked[e.R.Services[0]] = e.Key
+		}
+	}
+	if len(blocked) == 0 {
+		return
+	}
+	for _, e := range ep.desList {
+		if e.R.Kind() != plan.KindPrivateDNSZone && e.R.Kind() != plan.KindVNetLink {
+			continue
+		}
+		want, ok := ep.out.Desired.Get(e.Key)
+		if !ok || len(want.Services) == 0 || slices.ContainsFunc(want.Services, func(s string) bool { _, b := blocked[s]; return !b }) {
+			continue
+		}
+		ep.withdraw(e.Key, plan.Blocked{Address: want.ID.Address(), Code: plan.BlockDependsOnBlocked,
+			Other: blocked[want.Services[0]].Address(), Services: want.Services})
 	}
 }
 
