@@ -63,7 +63,9 @@ What the plan makes of them, as CCM does:
 
 Without Nodes, azsvc plans no pool members and takes the node addresses of
 NSG rules from the pools as Azure holds them. examples/live-cluster has a
-cluster to try: azsvc plan -f examples/live-cluster/services.yaml -f
-examples/live-cluster/nodes.yaml -f examples/live-cluster/endpointslices.yaml
---config examples/live-cluster/azure.json.
+cluster to try: azsvc --settings examples/azsvc.yaml plan -f
+examples/live-cluster/services.yaml -f examples/live-cluster/nodes.yaml -f
+examples/live-cluster/endpointslices.yaml --config
+examples/live-cluster/azure.json (the settings give the cluster name its
+configurations are named after, and the local emulator).
 `
