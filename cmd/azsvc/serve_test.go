@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -15,28 +14,10 @@ import (
 	"time"
 )
 
-// lockedBuffer is an io.Writer safe to read while a command writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // server is `azsvc emulator serve` running in the test.
 type server struct {
 	endpoint, token string
-	stderr          *lockedBuffer
+	stderr          *syncBuffer
 	stop            func() int
 }
 
@@ -46,7 +27,7 @@ func serve(t *testing.T, c *cli, args ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &server{stderr: &lockedBuffer{}}
+	s := &server{stderr: &syncBuffer{}}
 	a := &app{io: &IOStreams{In: strings.NewReader(""), Out: pw, ErrOut: s.stderr}, build: buildInfo{Version: "v0.0.0-test"}, dir: c.dir}
 	done := make(chan int, 1)
 	go func() {

@@ -44,7 +44,7 @@ func checkStaticIPs(w *world) []plan.Refusal {
 		switch {
 		case !found:
 			r.Code = plan.RefuseIPOutsideSubnet
-		case reserved(pfx, c.ip):
+		case plan.SubnetReserved(pfx, c.ip):
 			r.Code, r.Prefixes = plan.RefuseIPReserved, []string{pfx.String()}
 		default:
 			other := holder(all, c)
@@ -129,29 +129,6 @@ func containing(prefixes []string, ip netip.Addr) (netip.Prefix, bool) {
 		}
 	}
 	return netip.Prefix{}, false
-}
-
-// reserved reports the addresses Azure keeps in every subnet: the network
-// address, the next three, and the last.
-func reserved(pfx netip.Prefix, ip netip.Addr) bool {
-	a := pfx.Addr()
-	for range 4 {
-		if ip == a {
-			return true
-		}
-		a = a.Next()
-	}
-	return ip == lastAddr(pfx)
-}
-
-// lastAddr is the highest address of pfx: every host bit set.
-func lastAddr(pfx netip.Prefix) netip.Addr {
-	b := pfx.Addr().AsSlice()
-	for i := pfx.Bits(); i < len(b)*8; i++ {
-		b[i/8] |= 0x80 >> (i % 8)
-	}
-	last, _ := netip.AddrFromSlice(b)
-	return last
 }
 
 // holder is the other IP configuration holding c's address in its subnet.

@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"net/netip"
+
+	"github.com/azsvc/azsvc/plan"
 )
 
 // allocator hands out private IPs of subnets to one resource (owner) the way
@@ -39,31 +41,6 @@ func (a *allocator) usedElsewhere(subnetKey, ip string) string {
 	return o
 }
 
-func reserved(pfx netip.Prefix, ip netip.Addr) bool {
-	first := pfx.Addr()
-	for range 4 {
-		if ip == first {
-			return true
-		}
-		first = first.Next()
-	}
-	return ip == lastAddr(pfx)
-}
-
-func lastAddr(pfx netip.Prefix) netip.Addr {
-	b := pfx.Addr().AsSlice()
-	bits := pfx.Bits()
-	for i := range b {
-		for j := 0; j < 8; j++ {
-			if i*8+j >= bits {
-				b[i] |= 0x80 >> j
-			}
-		}
-	}
-	last, _ := netip.AddrFromSlice(b)
-	return last
-}
-
 // static claims ip in the subnet for child.
 func (a *allocator) static(subnetID, ipStr, child string) *armError {
 	sn := a.t.subnet(subnetID)
@@ -73,7 +50,7 @@ func (a *allocator) static(subnetID, ipStr, child string) *armError {
 		return badRequest("PrivateIPAddressNotInSubnet",
 			"Private static IP address %s does not belong to the range of subnet prefix %s of %s.", ipStr, pfx, child)
 	}
-	if reserved(pfx, ip) {
+	if plan.SubnetReserved(pfx, ip) {
 		return badRequest("PrivateIPAddressIsReserved", "IP address %s is reserved in subnet %s (used by %s).", ipStr, subnetID, child)
 	}
 	return a.claim(key(subnetID), ip.String(), child)
@@ -107,7 +84,7 @@ func (a *allocator) dynamic(subnetID, child string) (string, *armError) {
 	}
 	for ; pfx.Contains(ip); ip = ip.Next() {
 		s := ip.String()
-		if reserved(pfx, ip) || a.taken[sk][s] != "" || a.usedElsewhere(sk, s) != "" {
+		if plan.SubnetReserved(pfx, ip) || a.taken[sk][s] != "" || a.usedElsewhere(sk, s) != "" {
 			continue
 		}
 		a.next[sk] = ip.Next()

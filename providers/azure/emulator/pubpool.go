@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"net/netip"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan"
 )
 
 // addressPool hands out public addresses from fixed ranges, lowest free
@@ -51,7 +53,7 @@ func newAddressPool(ranges ...string) *addressPool {
 // address ending in .255.
 func (p *addressPool) eligible(c candidate) bool {
 	pfx := p.ranges[c.r]
-	return c.a != pfx.Addr() && c.a != lastAddr(pfx) && !strings.HasSuffix(c.a.String(), ".255")
+	return c.a != pfx.Addr() && c.a != plan.LastAddr(pfx) && !strings.HasSuffix(c.a.String(), ".255")
 }
 
 // next returns the lowest eligible address for which used is false, or ""

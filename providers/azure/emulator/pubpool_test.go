@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/azsvc/azsvc/plan"
 )
 
 // linearPublicAddress is the allocation rule written plainly: scan the
@@ -12,7 +14,7 @@ import (
 func linearPublicAddress(used map[string]bool, ranges ...string) string {
 	for _, r := range ranges {
 		pfx := netip.MustParsePrefix(r)
-		last := lastAddr(pfx)
+		last := plan.LastAddr(pfx)
 		for ip := pfx.Addr().Next(); pfx.Contains(ip) && ip != last; ip = ip.Next() {
 			if !used[ip.String()] && !strings.HasSuffix(ip.String(), ".255") {
 				return ip.String()
