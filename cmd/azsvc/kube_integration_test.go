@@ -133,15 +133,7 @@ spec:
 // so apply FILE makes the same plan again from them, under the lease, and
 // writes the status.
 func (k *kubeEnv) testSavedPlan(t *testing.T) {
-	ns := k.ns("saved")
-	k.shopFixtures(t, ns)
-	c := newCLI(t)
-	// Slow writes keep the lease held long enough for watchLease to see it.
-	c.emulator = newEmulator(t, slowWrites(100*time.Millisecond))
-	file := filepath.Join(c.dir, "plan.json")
-	if res := c.run(k.args("plan", ns, "--out", file)...); res.code != exitOK {
-		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
-	}
+	ns, c, file := k.savedPlan(t, "saved", true)
 	k.applySaved(t, c, ns, file, "--kubeconfig", k.kubeconfig, "--context", "azsvc")
 	if res := c.run(k.args("plan", ns, "--detailed-exitcode")...); res.code != exitOK {
 		t.Errorf("plan after the saved plan: exit %d\n%s", res.code, res.stdout)
@@ -445,4 +437,24 @@ func (k *kubeEnv) applySaved(t *testing.T, c *cli, ns, file string, extra ...str
 	if web := k.ingress(t, ns, "web"); len(web) != 1 {
 		t.Errorf("status of web after applying the saved plan: %v", web)
 	}
+}
+
+// savedPlan plans the shop fixtures of a fresh namespace named after name
+// --from-cluster and saves the plan; slow writes keep a later apply's lease
+// held long enough for watchLease to see it.
+func (k *kubeEnv) savedPlan(t *testing.T, name string, slow bool) (ns string, c *cli, file string) {
+	t.Helper()
+	ns = k.ns(name)
+	k.shopFixtures(t, ns)
+	c = newCLI(t)
+	if slow {
+		c.emulator = newEmulator(t, slowWrites(100*time.Millisecond))
+	} else {
+		c.emulator = newEmulator(t)
+	}
+	file = filepath.Join(c.dir, "plan.json")
+	if res := c.run(k.args("plan", ns, "--out", file)...); res.code != exitOK {
+		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
+	}
+	return ns, c, file
 }

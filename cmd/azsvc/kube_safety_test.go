@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -60,14 +59,7 @@ func (k *kubeEnv) testPrunePartial(t *testing.T) {
 // the apply command line; a kubeconfig without its context refuses (exit
 // 1) before any write, unless --no-lock.
 func (k *kubeEnv) testSavedPlanEnv(t *testing.T) {
-	ns := k.ns("savedenv")
-	k.shopFixtures(t, ns)
-	c := newCLI(t)
-	c.emulator = newEmulator(t, slowWrites(100*time.Millisecond))
-	file := filepath.Join(c.dir, "plan.json")
-	if res := c.run(k.args("plan", ns, "--out", file)...); res.code != exitOK {
-		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
-	}
+	ns, c, file := k.savedPlan(t, "savedenv", true)
 	t.Setenv("KUBECONFIG", writeKubeconfig(t, k.server, filepath.Join(k.dir, "certs", "apiserver.crt"), k.tokens["azsvc"]))
 	res := c.run("--settings", "../../examples/azsvc.yaml", "apply", file, "--auto-approve")
 	if res.code != exitRuntime || !strings.Contains(res.stderr, `context "azsvc"`) || !strings.Contains(res.stderr, "where apply takes the lease") {
@@ -85,14 +77,7 @@ func (k *kubeEnv) testSavedPlanEnv(t *testing.T) {
 // and apply FILE makes the saved plan stale (exit 5, naming it): applying
 // it would write the annotations as they were.
 func (k *kubeEnv) testSavedPlanStale(t *testing.T) {
-	ns := k.ns("savedstale")
-	k.shopFixtures(t, ns)
-	c := newCLI(t)
-	c.emulator = newEmulator(t)
-	file := filepath.Join(c.dir, "plan.json")
-	if res := c.run(k.args("plan", ns, "--out", file)...); res.code != exitOK {
-		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
-	}
+	ns, c, file := k.savedPlan(t, "savedstale", false)
 	var web corev1.Service
 	path := "/api/v1/namespaces/" + ns + "/services/web"
 	k.must(t, http.MethodGet, path, nil, &web)

@@ -3,21 +3,11 @@ package service
 import (
 	"bytes"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/azsvc/azsvc/internal/cputime"
 	"go.yaml.in/yaml/v3"
 )
-
-// cpuTime is the user and system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // generateServices writes n varied Services as one multi-document YAML
 // stream: public and internal, PLS, probes, source ranges, dual-stack.
@@ -54,8 +44,7 @@ func BenchmarkValidate5000(b *testing.B) {
 	data := generateServices(5000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	start := cpuTime()
-	defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	defer cputime.Report(b)()
 	for b.Loop() {
 		in := Decode("bench.yaml", data)
 		if len(in.Services) != 5000 {
@@ -82,8 +71,7 @@ func BenchmarkYAMLFloor5000(b *testing.B) {
 	data := generateServices(5000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	start := cpuTime()
-	defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	defer cputime.Report(b)()
 	for b.Loop() {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		for {

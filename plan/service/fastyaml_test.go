@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/azsvc/azsvc/internal/cputime"
 	"github.com/azsvc/azsvc/plan/service/internal/yamlfast"
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -101,8 +102,7 @@ func BenchmarkFastYAML5000(b *testing.B) {
 	data := generateServices(5000)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	start := cpuTime()
-	defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	defer cputime.Report(b)()
 	for b.Loop() {
 		var p yamlfast.Parser
 		for _, c := range splitDocuments(data, false) {

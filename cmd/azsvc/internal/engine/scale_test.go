@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/scalegen"
+	"github.com/azsvc/azsvc/internal/cputime"
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/desired"
@@ -51,8 +51,7 @@ func BenchmarkPlanCore10000(b *testing.B) {
 func benchPlanCore(b *testing.B, in *Inputs, cfg *cluster.Config, observed *plan.State, wantSteps func(int) bool) {
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
-	defer func() { b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op") }()
+	defer cputime.Report(b)()
 	for range b.N {
 		st, scope, diags := desired.BuildWith(in.Service.Services, cfg, desired.Options{Topology: &in.Service.Topology})
 		// As Plan does (adoptUIDs): built again only when ARM holds a
@@ -212,15 +211,6 @@ func requireWrites(t *testing.T, in *Inputs, tg *Target, p *plan.Plan, want int)
 	requireEmptyPlan(t, in, tg, "after apply")
 }
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkAdoptUIDs10000 measures a converged re-plan of 10,000 Services
 // exported with kubectl get -o yaml and then stripped of metadata.uid (their
 // status keeps the address): every prefix is found in ARM, the desired
@@ -233,7 +223,7 @@ func BenchmarkAdoptUIDs10000(b *testing.B) {
 	exported := mustInputs(b, cfg, exportedWithStatus(string(manifests), observed), false)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	report := cputime.Report(b)
 	for range b.N {
 		in := *exported
 		adoptUIDs(&in, observed, nil)
@@ -245,7 +235,7 @@ func BenchmarkAdoptUIDs10000(b *testing.B) {
 			b.Fatalf("plan of %d steps, %d adopted", len(p.Steps), len(in.Adopted))
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	report()
 }
 
 var uidField = regexp.MustCompile(`\n  uid: ([0-9a-f-]+)\n`)
