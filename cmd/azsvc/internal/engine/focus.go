@@ -57,7 +57,7 @@ func focusOf(in *service.Input, f Focus) ([]string, error) {
 	}
 	inNamespace := func(k string) bool { return f.Namespace == "" || strings.HasPrefix(k, f.Namespace+"/") }
 	var keys []string
-	found := map[string]bool{}
+	found := map[string]bool{} // Services and endpoints selected, by key
 	for _, s := range in.Services {
 		k := s.Key()
 		if len(want) > 0 && !want[k] || !inNamespace(k) || !sel.Matches(labels.Set(s.Labels)) {
@@ -66,25 +66,24 @@ func focusOf(in *service.Input, f Focus) ([]string, error) {
 		keys = append(keys, k)
 		found[k] = true
 	}
-	services := slices.Clone(keys)
-	slices.Sort(services)
 	for _, ep := range in.Endpoints {
 		k := ep.Key()
-		named := want[k] && inNamespace(k)
-		if named || f.Selector == "" && len(want) == 0 && inNamespace(k) {
-			found[k] = found[k] || named
-		} else if _, ok := slices.BinarySearch(services, ep.ServiceKey()); !ok {
+		byName := inNamespace(k) && (want[k] || len(want) == 0 && f.Selector == "")
+		if !byName && !found[ep.ServiceKey()] {
 			continue
 		}
 		keys = append(keys, plan.EndpointOwner(k))
-	}
-	if len(found) < len(want) {
-		var missing []string
-		for k := range want {
-			if !found[k] {
-				missing = append(missing, k)
-			}
+		if byName {
+			found[k] = true
 		}
+	}
+	var missing []string
+	for k := range want {
+		if !found[k] {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
 		slices.Sort(missing)
 		return nil, &FocusError{msg: fmt.Sprintf("--service %s: no such Service or PrivateEndpoint in the input", strings.Join(missing, ", "))}
 	}

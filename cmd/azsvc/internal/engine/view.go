@@ -62,30 +62,18 @@ func focusNote(in *Inputs) string {
 	if len(in.Scope.Focus) == 0 {
 		return ""
 	}
-	services, endpoints := countKinds(in.Scope.Focus)
-	var all []string
-	for _, ref := range in.Scope.Services {
-		all = append(all, ref.Name)
+	endpoints := 0
+	for _, k := range in.Scope.Focus {
+		if _, isEndpoint := plan.EndpointOf(k); isEndpoint {
+			endpoints++
+		}
 	}
-	allServices, allEndpoints := countKinds(all)
-	note := fmt.Sprintf("%d of %d Services", services, allServices)
+	note := fmt.Sprintf("%d of %d Services", len(in.Scope.Focus)-endpoints, len(in.Service.Services))
 	if endpoints > 0 {
-		note += fmt.Sprintf(" and %d of %d PrivateEndpoints", endpoints, allEndpoints)
+		note += fmt.Sprintf(" and %d of %d PrivateEndpoints", endpoints, len(in.Service.Endpoints))
 	}
 	if in.Focus.Set() {
 		note += " (" + in.Focus.String() + ")"
 	}
 	return note
-}
-
-// countKinds counts the Service keys and the PrivateEndpoint owners in names.
-func countKinds(names []string) (services, endpoints int) {
-	for _, k := range names {
-		if _, isEndpoint := plan.EndpointOf(k); isEndpoint {
-			endpoints++
-		} else {
-			services++
-		}
-	}
-	return services, endpoints
 }
