@@ -180,15 +180,11 @@ func MembershipText(m plan.Membership) string {
 }
 
 func writeMembership(w *bufio.Writer, notes []plan.Membership, st style.Style) {
-	if len(notes) == 0 {
-		return
+	items := make([]string, len(notes))
+	for i, m := range notes {
+		items[i] = "  " + MembershipText(m)
 	}
-	fmt.Fprintf(w, "\n%s\n", st.Bold("Backend pool members:"))
-	for _, m := range notes {
-		for _, l := range style.Wrap("  "+MembershipText(m), style.Width, "    ") {
-			fmt.Fprintln(w, l)
-		}
-	}
+	writeSection(w, st.Bold("Backend pool members:"), items, "    ")
 }
 
 func membershipMarkdown(b *strings.Builder, notes []plan.Membership) {

@@ -144,36 +144,38 @@ func changeReason(c *plan.Change, drifted map[plan.Key]bool) string {
 }
 
 func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
-	if len(blocked) == 0 {
-		return
+	items := make([]string, len(blocked))
+	for i, b := range blocked {
+		items[i] = fmt.Sprintf("  ! %s: %s", b.Address, BlockedText(b))
 	}
-	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Blocked (azsvc will not do these):"))
-	for _, b := range blocked {
-		for _, l := range style.Wrap(fmt.Sprintf("  ! %s: %s", b.Address, BlockedText(b)), style.Width, "      ") {
-			fmt.Fprintln(w, l)
-		}
-	}
+	writeSection(w, st.BoldYellow("Blocked (azsvc will not do these):"), items, "      ")
 }
 
 func writeChains(w *bufio.Writer, chains []Chain, st style.Style) {
-	if len(chains) == 0 {
-		return
+	items := make([]string, len(chains))
+	for i, ch := range chains {
+		items[i] = "  " + ch.Line()
 	}
-	fmt.Fprintf(w, "\n%s\n", st.Bold("Private Link (Service → frontend → private link service → private endpoint → DNS):"))
-	for _, ch := range chains {
-		for _, l := range style.Wrap("  "+ch.Line(), style.Width, "      ") {
-			fmt.Fprintln(w, l)
-		}
-	}
+	writeSection(w, st.Bold("Private Link (Service → frontend → private link service → private endpoint → DNS):"), items, "      ")
 }
 
 func writeAwaiting(w *bufio.Writer, awaiting []plan.Awaiting, st style.Style) {
-	if len(awaiting) == 0 {
+	items := make([]string, len(awaiting))
+	for i, a := range awaiting {
+		items[i] = fmt.Sprintf("  … %s: %s", a.Address, AwaitingText(a))
+	}
+	writeSection(w, st.BoldYellow("Awaiting approval by the PLS owner (apply succeeds; traffic flows once approved):"), items, "      ")
+}
+
+// writeSection writes heading and each item wrapped at style.Width, its
+// continuation lines indented by indent; nothing without items.
+func writeSection(w *bufio.Writer, heading string, items []string, indent string) {
+	if len(items) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n", st.BoldYellow("Awaiting approval by the PLS owner (apply succeeds; traffic flows once approved):"))
-	for _, a := range awaiting {
-		for _, l := range style.Wrap(fmt.Sprintf("  … %s: %s", a.Address, AwaitingText(a)), style.Width, "      ") {
+	fmt.Fprintf(w, "\n%s\n", heading)
+	for _, item := range items {
+		for _, l := range style.Wrap(item, style.Width, indent) {
 			fmt.Fprintln(w, l)
 		}
 	}
