@@ -30,12 +30,12 @@ func TestGitOpsUnknownsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo, err := os.ReadFile(filepath.Join(dir, "deploy", "shop.yaml"))
+	repo, err := os.ReadFile(filepath.Join(dir, "deploy", "store.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a, b := docs(assignedFields.ReplaceAllStringFunc(string(cluster), closeBrace)), docs(string(repo)); a != b {
-		t.Fatalf("deploy/shop.yaml is not cluster.yaml without what the API server assigns:\n%s\n---\n%s", a, b)
+		t.Fatalf("deploy/store.yaml is not cluster.yaml without what the API server assigns:\n%s\n---\n%s", a, b)
 	}
 	// Both targets are made before moving to the repository root, where
 	// positions and the header read examples/gitops/..., as a user sees them.
@@ -56,10 +56,10 @@ func TestGitOpsUnknownsGolden(t *testing.T) {
 		t.Fatalf("load: %v %+v", err, in.Diagnostics)
 	}
 	p := mustPlan(t, in, tg)
-	want := []string{"shop/mqtt " + plan.FieldUID, "shop/mqtt " + plan.NodePortField("TCP", 8080),
-		"shop/orders-api " + plan.FieldUID, "shop/orders-api " + plan.FieldHealthCheckNodePort,
-		"shop/storefront " + plan.FieldUID, "shop/storefront " + plan.NodePortField("TCP", 443),
-		"shop/storefront " + plan.NodePortField("TCP", 80)}
+	want := []string{"store/mqtt " + plan.FieldUID, "store/mqtt " + plan.NodePortField("TCP", 8080),
+		"store/orders-api " + plan.FieldUID, "store/orders-api " + plan.FieldHealthCheckNodePort,
+		"store/storefront " + plan.FieldUID, "store/storefront " + plan.NodePortField("TCP", 443),
+		"store/storefront " + plan.NodePortField("TCP", 80)}
 	var got []string
 	for _, u := range p.Unresolved {
 		got = append(got, u.Service+" "+u.Field)
