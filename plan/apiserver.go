@@ -2,6 +2,7 @@ package plan
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"encoding/hex"
 	"hash/fnv"
 	"strconv"
@@ -52,8 +53,17 @@ type ServerValue struct {
 type serverValue struct {
 	ServerValue
 	placeholder int32
-	asString    bool // in a list of strings: an NSG rule's ports
+	form        placeholderForm
 }
+
+// placeholderForm is how a placeholder is written where a body needs one.
+type placeholderForm uint8
+
+const (
+	asNumber  placeholderForm = iota
+	asString                  // an NSG rule's port list holds strings
+	asAddress                 // an NSG rule's destination addresses
+)
 
 // ServerAssigned is the marker of v, with its placeholder.
 func ServerAssigned(v ServerValue, placeholder int32) any {
@@ -63,7 +73,30 @@ func ServerAssigned(v ServerValue, placeholder int32) any {
 // ServerAssignedString is ServerAssigned where the body holds the value as
 // a string (an NSG rule's destinationPortRanges).
 func ServerAssignedString(v ServerValue, placeholder int32) any {
-	return serverValue{ServerValue: v, placeholder: placeholder, asString: true}
+	return serverValue{ServerValue: v, placeholder: placeholder, form: asString}
+}
+
+// ServerAssignedLike is the marker of v whose placeholder a body holds as
+// written (Placeholder): what a saved plan keeps of it.
+func ServerAssignedLike(v ServerValue, placeholder int32, written any) any {
+	s := serverValue{ServerValue: v, placeholder: placeholder}
+	if w, ok := written.(string); ok {
+		s.form = asString
+		if strings.Contains(w, ".") {
+			s.form = asAddress
+		}
+	}
+	return s
+}
+
+// NodeIPs is the marker of the node addresses of a backend pool that the
+// input (no Nodes) and Azure (a pool listing NICs, or none yet) do not
+// show: the destinations of an NSG rule with floating IP disabled. CCM
+// builds no rule without them (ccm-semantics §5.2, §5.5), so neither may
+// apply.
+func NodeIPs(pool Key) any {
+	v := ServerValue{Field: FieldNodeIPs + " of " + pool.Address()}
+	return serverValue{ServerValue: v, placeholder: PortPlaceholder(v, nil), form: asAddress}
 }
 
 // Placeholder is what a body written to a throwaway emulator holds for a
@@ -73,15 +106,24 @@ func Placeholder(v any) (any, bool) {
 	switch {
 	case !ok:
 		return nil, false
-	case s.asString:
+	case s.form == asString:
 		return strconv.Itoa(int(s.placeholder)), true
+	case s.form == asAddress:
+		// 240.0.0.0/4 is reserved: never a node's address.
+		n := uint32(s.placeholder)
+		return fmt.Sprintf("240.%d.%d.%d", n>>16&0xff, n>>8&0xff, n&0xff), true
 	}
 	return int(s.placeholder), true
 }
 
 func (serverValue) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
-func (serverValue) String() string { return ServerAssignedText }
+func (s serverValue) String() string {
+	if s.form == asAddress {
+		return "(the node IPs, from the cluster's Nodes)"
+	}
+	return ServerAssignedText
+}
 
 // AsServerValue reports whether v is a ServerAssigned marker.
 func AsServerValue(v any) (ServerValue, int32, bool) {
@@ -104,7 +146,8 @@ func SameServerValue(want, got any) bool {
 		return n == float64(ph)
 	}
 	s, ok := got.(string)
-	return ok && s == strconv.Itoa(int(ph))
+	placeholder, _ := Placeholder(want)
+	return ok && s == placeholder
 }
 
 // HasServerValue reports whether v holds a ServerAssigned marker anywhere.

@@ -21,5 +21,5 @@
 // --from-cluster read, where apply takes the lease. 3.2 adds the values the
 // API server assigns that the plan needs (apply refuses it), and writes
 // their markers as {"$azsvc_assigned": {"service", "field", "placeholder",
-// "string"}}.
+// "as"}} ("as" is the placeholder as a body would hold it).
 package planfile

@@ -52,8 +52,7 @@ func encodeMarkers(v any) any {
 	}
 	if sv, ph, ok := plan.AsServerValue(v); ok {
 		phv, _ := plan.Placeholder(v)
-		_, isString := phv.(string)
-		return map[string]any{assignedMarkerKey: map[string]any{"service": sv.Service, "field": sv.Field, "placeholder": ph, "string": isString}}
+		return map[string]any{assignedMarkerKey: map[string]any{"service": sv.Service, "field": sv.Field, "placeholder": ph, "as": phv}}
 	}
 	if plan.IsUnknown(v) {
 		src, field, _ := plan.UnknownSource(v)
@@ -114,8 +113,5 @@ func decodeAssigned(m map[string]any) any {
 	sv.Service, _ = m["service"].(string)
 	sv.Field, _ = m["field"].(string)
 	ph, _ := plan.Number(m["placeholder"])
-	if s, _ := m["string"].(bool); s {
-		return plan.ServerAssignedString(sv, int32(ph))
-	}
-	return plan.ServerAssigned(sv, int32(ph))
+	return plan.ServerAssignedLike(sv, int32(ph), m["as"])
 }
