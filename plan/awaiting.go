@@ -14,6 +14,17 @@ type Awaiting struct {
 	Services []string `json:"services"`
 }
 
+// AdoptedPort says that a port the API server assigned, which the input
+// lacks, is planned as CCM built it into Azure for the same Service port.
+type AdoptedPort struct {
+	Service string `json:"service"`
+	// Field is NodePortField or FieldHealthCheckNodePort.
+	Field string `json:"field"`
+	Port  int32  `json:"port"`
+	// Evidence is the address of the rule or probe that holds it.
+	Evidence string `json:"evidence"`
+}
+
 // AdoptedUID says that a Service without metadata.uid is planned under the
 // name prefix CCM used for it, found in ARM, rather than a derived one.
 type AdoptedUID struct {

@@ -58,7 +58,9 @@ const (
 	BlockNSGRuleNotManaged
 	// BlockNodeIPsNotPlanned, BlockNodeIPsLeft, BlockNodeIPsPartial: with
 	// floating IP disabled the rule needs node IPs that pool Other does not
-	// show; the rule is not planned, left as it is, or planned without them.
+	// show although the input has Nodes; the rule is not planned, left as it
+	// is, or planned without them. (Without Nodes in the input, a new rule
+	// gets them as an unknown, plan.NodeIPs.)
 	BlockNodeIPsNotPlanned
 	BlockNodeIPsLeft
 	BlockNodeIPsPartial

@@ -136,9 +136,15 @@ type Plan struct {
 	// Unfocused counts the changes a focused plan (Scope.Focus) left out:
 	// they serve only Services outside the focus.
 	Unfocused int
+	// Unresolved are the values the API server assigns that the changes
+	// need and the input lacks (UnresolvedOf): apply refuses the plan.
+	Unresolved []Unresolved
 	// Adopted are the Services without metadata.uid planned under the name
 	// prefix CCM used for them, found in ARM ("UID taken from Azure").
 	Adopted []AdoptedUID
+	// AdoptedPorts are the node ports and health-check node ports the
+	// input lacks, planned as CCM built them into Azure.
+	AdoptedPorts []AdoptedPort
 	// Membership says which backend pools' members azsvc leaves to others,
 	// and why (nodeIPConfiguration pools, no Node input, ...).
 	Membership []Membership

@@ -8,17 +8,14 @@ import "strings"
 const UIDPrefixLen = 32
 
 // IsUIDPrefix reports whether the lower-case token starts with such a
-// prefix.
+// prefix, or with the placeholder of one the API server has not assigned
+// yet (UIDPlaceholderPrefix): a base→head plan's throwaway emulator holds
+// resources named with it, and they are a Service's as much as CCM's are.
 func IsUIDPrefix(token string) bool {
 	if len(token) < UIDPrefixLen || token[0] != 'a' {
 		return false
 	}
-	for _, c := range token[1:UIDPrefixLen] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return isHex(token[1:UIDPrefixLen]) || IsUIDPlaceholder(token)
 }
 
 // UIDPrefixIn finds that prefix among a resource name's dash-separated

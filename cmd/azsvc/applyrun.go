@@ -53,6 +53,9 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if refused != nil {
 		return &reported{refused} // the plan lists the refusals; nothing is applied
 	}
+	if err := refuseUnresolved(p); err != nil {
+		return err
+	}
 	w := &applyWork{opts: opts, plan: p, in: in, target: tg, kube: kc, fresh: func(ctx context.Context) error {
 		return engine.CheckFresh(ctx, p, res, in, tg)
 	}}
@@ -117,6 +120,9 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 		planOut = opts.IO.ErrOut
 	}
 	if err := planview.Text(planOut, engine.View(p, in, tg, saved.Sources.Files), opts.IO.OutStyle()); err != nil {
+		return err
+	}
+	if err := refuseUnresolved(p); err != nil {
 		return err
 	}
 	if len(p.Steps) == 0 {

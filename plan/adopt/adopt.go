@@ -67,7 +67,7 @@ func Find(svcs []*service.Service, observed *plan.State, cluster string) Result 
 		case 1:
 			for p, ev := range found {
 				byPrefix[p] = append(byPrefix[p], s)
-				if p != desired.Prefix(desired.ServiceUID("", cluster, s.Key())) {
+				if p != desired.PrefixOf(s) {
 					res.Prefixes[s.Key()] = p
 					res.Adopted = append(res.Adopted, plan.AdoptedUID{Service: s.Key(), Prefix: p, Evidence: ev})
 				}
@@ -156,7 +156,7 @@ func (m *marks) untiedInternal(svcs []*service.Service, adopted map[string][]*se
 		known[p] = true
 	}
 	for _, s := range svcs {
-		known[desired.Prefix(desired.ServiceUID(string(s.UID), cluster, s.Key()))] = true
+		known[desired.PrefixOf(s)] = true
 	}
 	var out []string
 	for _, fe := range m.frontends {

@@ -38,6 +38,8 @@ type builder struct {
 	placed map[placeID]*plan.Resource
 	rules  ruleMaker // rules.go
 	pools  *poolSet  // pools.go, multislb_nodes.go
+	// placeholders stand for the ports the API server assigns (assigned.go).
+	placeholders placeholders
 }
 
 const resourcesPerService = 6
@@ -87,6 +89,10 @@ type Options struct {
 	// Prefixes maps a Service (namespace/name) without metadata.uid to the
 	// name prefix CCM used for it, found in ARM (plan/adopt).
 	Prefixes map[string]string
+	// NodePorts are the node ports and health-check node ports the input
+	// lacks and Azure shows, by Service (plan/adopt): without them, they
+	// are values the API server assigns (plan.ServerValue).
+	NodePorts map[string]AssignedPorts
 	// Refused are Services left out like refused ones: their UID could
 	// not be told.
 	Refused map[string]bool
@@ -131,15 +137,13 @@ func BuildWith(svcs []*service.Service, cfg *cluster.Config, opts Options) (*pla
 			continue
 		}
 		seen[key] = true
-		if gaps := s.PlanningGaps(cfg.SharedProbe()); len(gaps) > 0 {
-			b.diags = append(b.diags, gaps...)
-			continue
-		}
+		s, unknown := b.placeholders.withAssigned(s, opts.NodePorts[key])
 		info, diags := analyze(s, cfg, opts.Prefixes[key])
 		if len(diags) > 0 {
 			b.diags = append(b.diags, diags...)
 			continue
 		}
+		info.unknown = unknown
 		b.addService(info)
 	}
 	b.nsg.finish(b.state, b.pools.fill(func() map[string]bool { return lbConfigs(b.placed) }))

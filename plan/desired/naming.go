@@ -7,15 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/google/uuid"
 )
-
-// uidNamespace is the UUIDv5 namespace of the UIDs azsvc derives for
-// manifests without metadata.uid (see NAMING.md). Changing it renames every
-// generated resource of such Services, so it is fixed forever. It is
-// uuid.NewSHA1(uuid.NameSpaceURL, "https://github.com/azsvc/azsvc/service-uid").
-const uidNamespace = "446a0fa1-5952-517f-881e-bf6079095bce"
 
 // Name length limits (consts.go FrontendIPConfigNameMaxLength,
 // LoadBalancerRuleNameMaxLength, PIPPrefixNameMaxLength, IPFamilySuffixLength).
@@ -27,15 +19,6 @@ const (
 	nsgRulePrefix      = "k8s-azure-lb"
 	serviceTagInternet = "Internet"
 )
-
-// ServiceUID is metadata.uid when set, else the UUIDv5 of
-// cluster + "/" + namespace/name in the azsvc namespace (NAMING.md).
-func ServiceUID(uid, cluster, key string) string {
-	if uid != "" {
-		return uid
-	}
-	return uuid.NewSHA1(uuid.MustParse(uidNamespace), []byte(cluster+"/"+key)).String()
-}
 
 // Prefix is CCM's per-Service name prefix: "a" + uid without dashes, cut to
 // 32 characters (cloudprovider.DefaultLoadBalancerName, ccm-semantics §2.1).

@@ -3,6 +3,9 @@ package desired
 import (
 	"strings"
 	"testing"
+
+	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/service"
 )
 
 const testPrefix = "a257b965551374ad2b091ef3f07043ad" // UID 257b9655-5137-4ad2-b091-ef3f07043ad3
@@ -21,23 +24,34 @@ func TestPrefix(t *testing.T) {
 	}
 }
 
-// TestServiceUID covers DESIGN "Naming" and NAMING.md: metadata.uid wins;
-// otherwise a UUIDv5 that depends on cluster and namespace/name only.
-func TestServiceUID(t *testing.T) {
-	if got := ServiceUID("given", "c", "ns/n"); got != "given" {
-		t.Errorf("uid not used: %q", got)
+// TestPrefixOf covers NAMING.md: metadata.uid gives CCM's prefix; without
+// one the prefix is a placeholder of a UID the API server assigns: stable
+// (a base→head plan compares it), one per Service, of CCM's length, and
+// never a prefix CCM can build (a UID is hex).
+func TestPrefixOf(t *testing.T) {
+	svc := func(ns, name, uid string) *service.Service {
+		doc := "apiVersion: v1\nkind: Service\nmetadata: {name: " + name + ", namespace: " + ns + ", uid: '" + uid + "'}\nspec: {type: LoadBalancer, ports: [{port: 80}]}\n"
+		return service.Decode("p.yaml", []byte(doc)).Services[0]
 	}
-	a := ServiceUID("", "kubernetes", "web/storefront")
-	if a != ServiceUID("", "kubernetes", "web/storefront") {
-		t.Error("derived UID is not stable")
+	if got := PrefixOf(svc("web", "storefront", testUID)); got != testPrefix {
+		t.Errorf("with a UID: %q, want %q", got, testPrefix)
 	}
-	if a == ServiceUID("", "other", "web/storefront") || a == ServiceUID("", "kubernetes", "web/other") {
-		t.Error("derived UID ignores cluster or name")
+	a := PrefixOf(svc("web", "storefront", ""))
+	if a != PrefixOf(svc("web", "storefront", "")) {
+		t.Error("placeholder prefix is not stable")
 	}
-	// Pinned value: changing the namespace UUID or the input format would
-	// rename every generated resource of UID-less manifests.
-	if want := "eb43c31c-01e7-54d0-8a8d-22378eb35d38"; a != want {
-		t.Errorf("derived UID = %s, want %s", a, want)
+	if a == PrefixOf(svc("web", "other", "")) || a == PrefixOf(svc("other", "storefront", "")) {
+		t.Error("placeholder prefix ignores namespace or name")
+	}
+	if len(a) != plan.UIDPrefixLen || !plan.IsUIDPlaceholder(a) || !plan.IsUIDPrefix(a) {
+		t.Errorf("placeholder %q: want %d characters, a placeholder, owned like CCM's", a, plan.UIDPrefixLen)
+	}
+	if plan.IsUIDPlaceholder(testPrefix) {
+		t.Errorf("CCM's prefix %q taken for a placeholder", testPrefix)
+	}
+	// Pinned: a base→head plan's two sides, and saved plans, rely on it.
+	if want := "ax7faa2ed0a09ec22b17bb31a5affa1a"; a != want {
+		t.Errorf("placeholder = %s, want %s", a, want)
 	}
 }
 

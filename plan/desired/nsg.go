@@ -221,10 +221,18 @@ func nsgPorts(info *svcInfo, k8sProto string) []string {
 
 func (b *nsgRules) allowRule(info *svcInfo, proto string, f family, sources, ports []string, dests *destSet) {
 	name := NSGAllowRuleName(proto, string(f), sources, ports)
+	portValues := make([]any, len(ports))
+	for i, p := range ports {
+		portValues[i] = info.portListValue(p)
+	}
+	if plan.HasServerValue(portValues) {
+		// The name hashes the ports: with one unknown, so is the name.
+		name = plan.UnknownHashName(name)
+	}
 	b.rule(info, name, dests, func() map[string]any {
 		props := map[string]any{
 			"protocol": proto, "access": "Allow", "direction": "Inbound", "sourcePortRange": "*",
-			"destinationPortRanges": toAny(ports),
+			"destinationPortRanges": portValues,
 		}
 		if len(sources) == 1 {
 			props["sourceAddressPrefix"] = sources[0]

@@ -90,7 +90,7 @@ func (m ruleMaker) props(info *svcInfo, f family, proto string, port, nodePort i
 	props := make(map[string]any, 11) // sized for every key below, so it never grows
 	props["protocol"] = plan.ProtocolOf(proto).LBRule
 	props["frontendPort"] = int(port)
-	props["backendPort"] = int(backend)
+	props["backendPort"] = info.portValue(backend)
 	props["enableFloatingIP"] = floating
 	props["idleTimeoutInMinutes"] = int(info.idleTimeout)
 	props["disableOutboundSnat"] = m.cfg.DisableOutboundSNAT && m.cfg.Standard()
@@ -113,7 +113,7 @@ func (m ruleMaker) probe(info *svcInfo, f family, lbID plan.ID, spec *probeSpec)
 	}
 	props := map[string]any{
 		"protocol":          spec.protocol,
-		"port":              int(spec.port),
+		"port":              info.portValue(spec.port),
 		"intervalInSeconds": int(spec.interval),
 		"probeThreshold":    int(spec.threshold),
 	}

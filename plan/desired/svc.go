@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/service"
 )
@@ -38,6 +39,9 @@ type svcInfo struct {
 	ports       []portPlan
 	access      access
 	pls         *plsSpec
+	// unknown are the port placeholders standing for values the API
+	// server assigns (withAssigned), by placeholder.
+	unknown map[int32]plan.ServerValue
 }
 
 func (s *svcInfo) isV6(f family) bool { return f == ipv6 }
@@ -72,7 +76,7 @@ func wantsLoadBalancer(s *service.Service) bool {
 func analyze(s *service.Service, cfg *cluster.Config, prefix string) (*svcInfo, []service.Diagnostic) {
 	r := &refusal{svc: s}
 	if prefix == "" {
-		prefix = Prefix(ServiceUID(string(s.UID), cfg.ClusterName, s.Key()))
+		prefix = PrefixOf(s)
 	}
 	info := &svcInfo{
 		svc:         s,

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -166,6 +167,12 @@ func scalarStrings(key string, l []any) []string {
 			out[i] = unknownScalar
 			continue
 		}
+		if _, ph, ok := plan.AsServerValue(v); ok {
+			// The same unknown on both sides, or its placeholder as a
+			// base→head plan's emulator returns it, compares equal.
+			out[i] = strconv.Itoa(int(ph))
+			continue
+		}
 		s := fmt.Sprint(v)
 		if caseInsensitive(key) {
 			s = strings.ToLower(s)
@@ -177,6 +184,9 @@ func scalarStrings(key string, l []any) []string {
 }
 
 func equalScalar(key string, want, got any) bool {
+	if _, _, ok := plan.AsServerValue(want); ok {
+		return plan.SameServerValue(want, got)
+	}
 	if wn, ok := plan.Number(want); ok {
 		gn, ok := plan.Number(got)
 		return ok && wn == gn

@@ -30,5 +30,6 @@ func Run(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.
 		return nil, nil, err
 	}
 	p.Unfocused = changes.Unfocused()
+	p.Unresolved = plan.UnresolvedOf(p, scope)
 	return p, res, preflight.Check(p, res.Observed, scope.NodeIPs)
 }

@@ -18,5 +18,8 @@
 // names the scope's keys in snake_case like the rest (2.x wrote Go's field
 // names), and adds the scope's focus and the cluster objects a plan made
 // --from-cluster read. 3.1 adds the context and API server a plan made
-// --from-cluster read, where apply takes the lease.
+// --from-cluster read, where apply takes the lease. 3.2 adds the values the
+// API server assigns that the plan needs (apply refuses it), and writes
+// their markers as {"$azsvc_assigned": {"service", "field", "placeholder",
+// "as"}} ("as" is the placeholder as a body would hold it).
 package planfile

@@ -8,7 +8,7 @@ import (
 )
 
 // FormatVersion is the format_version written.
-const FormatVersion = "3.1"
+const FormatVersion = "3.2"
 
 // Plan is the JSON form of a plan: the changes and steps, the
 // preconditions, the inputs' hashes and the target.
@@ -33,6 +33,8 @@ type Plan struct {
 	Drift []Change `json:"drift,omitempty"`
 	// Membership is plan.Plan.Membership, for show to say it too.
 	Membership []plan.Membership `json:"pool_membership,omitempty"`
+	// Unresolved is plan.Plan.Unresolved: apply refuses the plan.
+	Unresolved []plan.Unresolved `json:"assigned_by_api_server,omitempty"`
 	// Checksum is "sha256:" and the hash of the file written with an
 	// empty checksum (Marshal): a file changed afterwards is refused.
 	Checksum string `json:"checksum"`
@@ -82,7 +84,7 @@ type Resource struct {
 // pre are the preconditions apply re-checks (Preconditions).
 func New(p *plan.Plan, target string, inputs map[string]string, scope plan.Scope, pre []Precondition) *Plan {
 	s := &Plan{FormatVersion: FormatVersion, Target: target, Inputs: inputs, Scope: scope,
-		Blocked: p.Blocked, Preconditions: pre, NoOp: p.NoOp, Membership: p.Membership}
+		Blocked: p.Blocked, Preconditions: pre, NoOp: p.NoOp, Membership: p.Membership, Unresolved: p.Unresolved}
 	if s.Inputs == nil {
 		s.Inputs = map[string]string{}
 	}
@@ -122,7 +124,7 @@ func (s *Plan) Restore() (*plan.Plan, error) {
 	if major, _, _ := strings.Cut(s.FormatVersion, "."); major != "3" {
 		return nil, fmt.Errorf("saved plan format_version %q is not supported (want 3.x): make the plan again with this azsvc", s.FormatVersion)
 	}
-	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp, Membership: s.Membership}
+	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp, Membership: s.Membership, Unresolved: s.Unresolved}
 	for i, sc := range s.Changes {
 		c, err := sc.change()
 		if err != nil {

@@ -2,7 +2,10 @@ package planfile
 
 import "github.com/azsvc/azsvc/plan"
 
-const unknownMarkerKey = "$azsvc_unknown"
+const (
+	unknownMarkerKey  = "$azsvc_unknown"
+	assignedMarkerKey = "$azsvc_assigned"
+)
 
 func encodeAttrs(in []plan.AttributeChange) []plan.AttributeChange {
 	out := make([]plan.AttributeChange, len(in))
@@ -47,6 +50,10 @@ func encodeMarkers(v any) any {
 		}
 		return out
 	}
+	if sv, ph, ok := plan.AsServerValue(v); ok {
+		phv, _ := plan.Placeholder(v)
+		return map[string]any{assignedMarkerKey: map[string]any{"service": sv.Service, "field": sv.Field, "placeholder": ph, "as": phv}}
+	}
 	if plan.IsUnknown(v) {
 		src, field, _ := plan.UnknownSource(v)
 		return map[string]any{unknownMarkerKey: map[string]any{"source": string(src), "field": field}}
@@ -59,6 +66,9 @@ func encodeMarkers(v any) any {
 func decodeMarkers(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
+		if m, ok := t[assignedMarkerKey].(map[string]any); ok && len(t) == 1 {
+			return decodeAssigned(m)
+		}
 		if m, ok := t[unknownMarkerKey].(map[string]any); ok && len(t) == 1 {
 			src, _ := m["source"].(string)
 			field, _ := m["field"].(string)
@@ -96,4 +106,12 @@ func (s *Resource) resource() (*plan.Resource, error) {
 		r.Properties = decodeMarkers(s.Properties).(map[string]any)
 	}
 	return r, nil
+}
+
+func decodeAssigned(m map[string]any) any {
+	sv := plan.ServerValue{}
+	sv.Service, _ = m["service"].(string)
+	sv.Field, _ = m["field"].(string)
+	ph, _ := plan.Number(m["placeholder"])
+	return plan.ServerAssignedLike(sv, int32(ph), m["as"])
 }

@@ -2,7 +2,6 @@ package plantest
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/azsvc/azsvc/plan"
@@ -59,16 +58,19 @@ func TestNodeIPsFromANodeIPPool(t *testing.T) {
 	}
 }
 
+// TestNodeIPsNotVisible (issue 20): a new rule whose node IPs neither the
+// input (no Nodes) nor the pool (a nodeIPConfiguration pool lists NICs)
+// shows gets them as an unknown, not null: CCM builds no rule without
+// them, so the plan lists them as needed and apply refuses.
 func TestNodeIPsNotVisible(t *testing.T) {
+	pool := plan.ChildID(lbID(false), plan.KindBackendPool, tCluster).Key()
 	tests := []struct {
 		name      string
 		desired   *plan.State
-		wantDests []any // nil: the rule is left out
-		wantNote  plan.BlockCode
+		wantDests []any
 	}{
-		{"only node IPs: the rule is left out", nodesWorld(), nil, plan.BlockNodeIPsNotPlanned},
-		{"with an additional IP: planned without the node IPs", nodesWorld("20.9.9.9"), []any{"20.9.9.9"},
-			plan.BlockNodeIPsPartial},
+		{"only node IPs: unknown", nodesWorld(), []any{plan.NodeIPs(pool)}},
+		{"with an additional IP: unknown beside it", nodesWorld("20.9.9.9"), []any{"20.9.9.9", plan.NodeIPs(pool)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,70 +80,32 @@ func TestNodeIPsNotVisible(t *testing.T) {
 			}
 			p := mustDiff(t, tc.desired, observed, scopeOf(false, svcA))
 			c := nodeRule(p)
-			switch {
-			case tc.wantDests == nil && c != nil:
-				t.Errorf("planned %v %s", c.Actions, c.ID().Address())
-			case tc.wantDests != nil && (c == nil || !reflect.DeepEqual(plan.AsSecurityRule(c.After).Destinations(), tc.wantDests)):
-				t.Errorf("rule change = %+v, want destinations %v", c, tc.wantDests)
+			if c == nil || !c.Has(plan.ActionCreate) || !reflect.DeepEqual(plan.AsSecurityRule(c.After).Destinations(), tc.wantDests) {
+				t.Errorf("rule change = %+v, want a create with destinations %v", c, tc.wantDests)
 			}
-			if len(p.Blocked) != 1 || p.Blocked[0].Code != tc.wantNote ||
-				!reflect.DeepEqual(p.Blocked[0].Services, []string{"web/a"}) || p.Blocked[0].Other != "lb/kubernetes/pool/kubernetes" {
-				t.Errorf("blocked = %+v, want one note %s", p.Blocked, tc.wantNote)
-			}
-			for _, st := range p.Steps {
-				for _, r := range st.Children {
-					if plan.HasMarker(r.Properties) {
-						t.Errorf("step %s carries a marker in %s", st.Target.Address(), r.ID.Address())
-					}
-				}
+			if len(p.Blocked) != 0 || len(p.Unresolved) != 1 || p.Unresolved[0].Field != plan.FieldNodeIPs+" of lb/kubernetes/pool/kubernetes" {
+				t.Errorf("blocked %+v, unresolved %+v: want the pool's node IPs unresolved", p.Blocked, p.Unresolved)
 			}
 		})
 	}
 }
 
-// A rule CCM already filled with node IPs is kept as it is: the node IPs
-// are not an address this plan answers for.
-func TestNodeIPsExistingRuleKept(t *testing.T) {
-	desired := nodesWorld()
+// TestNodeIPsEmptyWithNodes: with Nodes in the input, a pool whose members
+// desired state leaves to ARM and ARM shows none has none: CCM finds no
+// destination and builds no rule (§5.5 step 4), so the rule is not
+// planned, with a note, and nothing is unresolved.
+func TestNodeIPsEmptyWithNodes(t *testing.T) {
 	observed := observe(world(svcA))
 	for _, r := range observed.OfKind(plan.KindSecurityRule) {
-		plan.SetDestinations(r.Properties, []any{"10.224.0.4", "10.224.0.5"})
+		observed.Delete(r.Key())
 	}
-	p := mustDiff(t, desired, observed, scopeOf(false, svcA))
+	scope := scopeOf(false, svcA)
+	scope.NodeIPs = map[string]string{"10.224.0.9": "node-9"}
+	p := mustDiff(t, nodesWorld(), observed, scope)
 	if c := nodeRule(p); c != nil {
-		t.Errorf("planned %v %s: %v", c.Actions, c.ID().Address(), c.Attributes)
+		t.Errorf("planned %v %s", c.Actions, c.ID().Address())
 	}
-	if len(p.Blocked) != 1 || p.Blocked[0].Code != plan.BlockNodeIPsLeft {
-		t.Errorf("blocked = %v, want a note that the rule is left as it is", p.Blocked)
-	}
-}
-
-// With no rule left in the desired state, the NSG is reconciled only when
-// the scope names it: removing the last public Service (pruned) must take
-// its address out of the shared rule, and delete the rule it leaves empty.
-func TestScopeSecurityGroupCleanedWithoutDesiredRules(t *testing.T) {
-	observed := observe(world(svcA, svcI))
-	desired := world(svcI)
-	desired.Delete(nsgID().Key()) // no Service wants a rule: plan/desired writes no NSG
-	for _, tc := range []struct {
-		name       string
-		nsg        plan.Key
-		wantDelete bool
-	}{
-		{"scope names the NSG", nsgID().Key(), true},
-		{"scope without it", "", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			scope := scopeOf(true, svcI)
-			scope.SecurityGroup = tc.nsg
-			p := mustDiff(t, desired, observed, scope)
-			deleted := false
-			for _, c := range p.Changes {
-				deleted = deleted || c.ID().Kind == plan.KindSecurityRule && c.IsDelete()
-			}
-			if deleted != tc.wantDelete {
-				t.Errorf("NSG rule deleted = %v, want %v:\n%s", deleted, tc.wantDelete, strings.Join(stepLines(p), "\n"))
-			}
-		})
+	if len(p.Unresolved) != 0 || len(p.Blocked) != 1 || p.Blocked[0].Code != plan.BlockNodeIPsNotPlanned {
+		t.Errorf("unresolved %+v, blocked %+v: want one note node_ips_not_planned", p.Unresolved, p.Blocked)
 	}
 }

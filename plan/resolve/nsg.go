@@ -154,7 +154,7 @@ func (r *nsgMerge) mergeNSG(nsg plan.Key, wanted []*plan.Resource) error {
 		if r.out.AllFailed(w.Services) {
 			continue // an observed rule stays as it is; pins.go says why
 		}
-		rule, blind := r.withNodeIPs(r.withoutFailedAddrs(w))
+		rule, blind := r.withNodeIPs(r.withoutFailedAddrs(w), ok)
 		r.noteNodeIPs(rule, blind, ok)
 		empty := len(plan.AsSecurityRule(rule).Destinations()) == 0
 		switch {

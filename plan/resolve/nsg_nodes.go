@@ -9,16 +9,21 @@ import (
 // marks BackendNodeIPs(pool). A nodeIP pool lists them
 // (loadBalancerBackendAddresses[].properties.ipAddress); a
 // nodeIPConfiguration pool lists NIC ipconfigs instead, and azsvc does not
-// read NICs. Then the destinations cannot be planned: the rule goes without
-// them, or is left out when nothing else is left, as CCM drops a rule with
-// no destination (§5.5 step 4), and the plan says CCM adds them. Leaving
-// them out, rather than planning an unknown value, keeps a converged plan
-// empty.
+// read NICs. Then the destinations of a rule CCM built cannot be checked:
+// it keeps them, and the plan says so (leaving them alone, rather than
+// planning an unknown value, keeps a converged plan empty). When the input
+// has no Nodes, a rule that does not exist yet gets them as an unknown
+// (plan.NodeIPs), as values the API server assigns are: CCM builds no rule
+// without them, and apply refuses to write one until the input has the
+// Nodes (--from-cluster). With Nodes, a pool desired state leaves to ARM
+// that ARM shows empty is empty: CCM finds no address and drops the rule
+// (§5.5 step 4).
 
 // withNodeIPs replaces the BackendNodeIPs markers of a desired NSG rule by
 // the observed node addresses, sorted, and returns the pools that show
-// none.
-func (r *nsgMerge) withNodeIPs(rule *plan.Resource) (*plan.Resource, []plan.Key) {
+// none; for a rule that does not exist, such a pool's addresses are
+// unknown (plan.NodeIPs) rather than none.
+func (r *nsgMerge) withNodeIPs(rule *plan.Resource, exists bool) (*plan.Resource, []plan.Key) {
 	var out []any
 	var blind []plan.Key
 	found := false
@@ -30,10 +35,14 @@ func (r *nsgMerge) withNodeIPs(rule *plan.Resource) (*plan.Resource, []plan.Key)
 		}
 		found = true
 		ips := r.poolNodeIPs(pool)
-		if len(ips) == 0 {
+		switch {
+		case len(ips) > 0:
+			out = append(out, ips...)
+		case exists || len(r.scope.NodeIPs) > 0:
 			blind = append(blind, pool)
+		default:
+			out = append(out, plan.NodeIPs(pool))
 		}
-		out = append(out, ips...)
 	}
 	if !found {
 		return rule, nil
@@ -43,9 +52,9 @@ func (r *nsgMerge) withNodeIPs(rule *plan.Resource) (*plan.Resource, []plan.Key)
 	return c, blind
 }
 
-// noteNodeIPs says in the plan why a rule goes without node IPs: left out
-// (nothing else to allow), kept as observed (CCM built it; azsvc cannot
-// check its node IPs) or planned with its other destinations only.
+// noteNodeIPs says in the plan why a rule goes without node IPs: not
+// planned (nothing else to allow), kept as observed (CCM built it; azsvc
+// cannot check its node IPs) or planned with its other destinations only.
 func (r *nsgMerge) noteNodeIPs(rule *plan.Resource, blind []plan.Key, exists bool) {
 	code := plan.BlockNodeIPsPartial
 	switch empty := len(plan.AsSecurityRule(rule).Destinations()) == 0; {

@@ -61,9 +61,9 @@ import (
 //	AZSVC2005  error     probe interval x num-of-probe >= 120 (fallbacks)    §4
 //	AZSVC2006  error     more PLS static IPs than the count                  §1.3 #33
 //	AZSVC2007  error     nodePort needed, allocateLoadBalancerNodePorts off  §3, §4, §9
-//	AZSVC2008  error     nodePort needed but not in the manifest (plan time) §3, §4, §9
+//	AZSVC2008  retired   (was: nodePort not in the manifest; now a value the API server assigns)
 //	AZSVC2009  error     two ports with the same number and protocol         §3
-//	AZSVC2010  error     ETP Local, no healthCheckNodePort (plan time)       §4
+//	AZSVC2010  retired   (was: no healthCheckNodePort; now a value the API server assigns)
 //	AZSVC3001  warning   azure-shared-securityrule has no effect             §1.5
 //	AZSVC3002  warning   internal "True": public LB, internal NSG logic      §1.2
 //	AZSVC3003  warning   appProtocol http/https switches the probe           §4
@@ -135,9 +135,7 @@ const (
 	CodeObjectName         = "AZSVC1040"
 	CodeAnnotationKey      = "AZSVC1041"
 	CodeAnnotationsSize    = "AZSVC1042"
-	CodeNodePortUnknown    = "AZSVC2008"
 	CodeDuplicatePort      = "AZSVC2009"
-	CodeHealthCheckPort    = "AZSVC2010"
 	CodeRemovedAnnotation  = "AZSVC3001"
 	CodeInternalNotExact   = "AZSVC3002"
 	CodeAppProtocolProbe   = "AZSVC3003"
@@ -226,9 +224,7 @@ func serviceRules() []Rule {
 		{CodeProbeTotal, e, "probe interval x num-of-probe >= 120"},
 		{CodePLSTooManyIPs, e, "more PLS static IPs than the ip address count"},
 		{CodeNodePortsNeeded, e, "nodePort needed but allocateLoadBalancerNodePorts is false"},
-		{CodeNodePortUnknown, e, "nodePort needed but not in the manifest"},
 		{CodeDuplicatePort, e, "two ports with the same number and protocol"},
-		{CodeHealthCheckPort, e, "externalTrafficPolicy Local without healthCheckNodePort"},
 		{CodeRemovedAnnotation, w, "annotation has no effect"},
 		{CodeInternalNotExact, w, "internal annotation is not exactly \"true\""},
 		{CodeAppProtocolProbe, w, "appProtocol switches the health probe protocol"},

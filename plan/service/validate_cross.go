@@ -67,8 +67,7 @@ func (c *checker) probedPort(p corev1.ServicePort) bool {
 // nodePorts flags ports that need a nodePort CCM cannot get because
 // allocateLoadBalancerNodePorts is false and none is given: Azure rejects
 // port 0 (§3, §4, §9). A nodePort merely absent from a manifest is no
-// mistake (the API server assigns it); PlanningGaps reports that at plan
-// time.
+// mistake: the API server assigns it, and a plan shows it as unknown.
 func (c crossRules) nodePorts() {
 	s := c.s
 	if a := s.Spec.AllocateLoadBalancerNodePorts; a == nil || *a {

@@ -25,6 +25,9 @@ type Provider struct {
 	options       arm.ClientOptions
 	pollFrequency time.Duration
 	limits        *rateLimits
+	// placeholders: write values the API server assigns as their
+	// placeholders (EmulatorOptions.Placeholders).
+	placeholders bool
 
 	mu      sync.Mutex
 	clients map[string]*clients // by lower-cased subscription
@@ -145,6 +148,10 @@ type EmulatorOptions struct {
 	// RetryDelay is the first delay of the SDK's read retries; zero means
 	// 10ms, so tests with injected throttling stay fast.
 	RetryDelay time.Duration
+	// Placeholders lets writes carry the placeholders of values the API
+	// server assigns (plan.Placeholder): only for the throwaway emulator
+	// of a base→head plan, which builds what the base input would.
+	Placeholders bool
 }
 
 // NewEmulator returns a provider for an ARM emulator in process (with a
@@ -201,6 +208,7 @@ func NewEmulator(opts EmulatorOptions) (*Provider, error) {
 		pollFrequency: poll,
 		limits:        limits,
 		clients:       map[string]*clients{},
+		placeholders:  opts.Placeholders,
 	}, nil
 }
 

@@ -289,6 +289,14 @@ func privateEndpointIP(props map[string]any) string {
 // where ARM assigns it (assignable) and is an error anywhere else, since apply
 // must resolve it first.
 func ToARM(body *plan.Resource, children []*plan.Resource) ([]byte, error) {
+	return toARM(body, children, false)
+}
+
+// toARM is ToARM; with placeholders, a value the API server assigns is
+// written as its placeholder (plan.Placeholder), which only a base→head
+// plan's throwaway emulator is given. Otherwise it is an error: apply
+// refuses such a plan before any write (plan.Unresolved).
+func toARM(body *plan.Resource, children []*plan.Resource, placeholders bool) ([]byte, error) {
 	m := map[string]any{}
 	if body.Location != "" {
 		m["location"] = body.Location
@@ -309,7 +317,7 @@ func ToARM(body *plan.Resource, children []*plan.Resource) ([]byte, error) {
 	if err := joinChildren(body, children, props); err != nil {
 		return nil, err
 	}
-	if err := resolveUnknowns(body.ID.Address()+": properties", props); err != nil {
+	if err := resolveUnknowns(body.ID.Address()+": properties", props, placeholders); err != nil {
 		return nil, err
 	}
 	m["properties"] = props
@@ -343,11 +351,19 @@ func joinChildren(body *plan.Resource, children []*plan.Resource, props map[stri
 	return nil
 }
 
-// resolveUnknowns removes assignable Unknown values and reports any other.
-func resolveUnknowns(path string, v any) error {
+// resolveUnknowns removes assignable Unknown values and reports any other;
+// it writes the placeholders of values the API server assigns when allowed.
+func resolveUnknowns(path string, v any, placeholders bool) error {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
+			if ph, ok := plan.Placeholder(x); ok {
+				if !placeholders {
+					return fmt.Errorf("%s.%s is %s", path, k, plan.ServerAssignedText)
+				}
+				t[k] = ph
+				continue
+			}
 			if plan.IsUnknown(x) {
 				if _, _, copied := plan.UnknownSource(x); assignable[k] && !copied {
 					delete(t, k)
@@ -355,16 +371,23 @@ func resolveUnknowns(path string, v any) error {
 				}
 				return fmt.Errorf("%s.%s is still (known after apply)", path, k)
 			}
-			if err := resolveUnknowns(path+"."+k, x); err != nil {
+			if err := resolveUnknowns(path+"."+k, x, placeholders); err != nil {
 				return err
 			}
 		}
 	case []any:
 		for i, x := range t {
+			if ph, ok := plan.Placeholder(x); ok {
+				if !placeholders {
+					return fmt.Errorf("%s[%d] is %s", path, i, plan.ServerAssignedText)
+				}
+				t[i] = ph
+				continue
+			}
 			if plan.IsUnknown(x) {
 				return fmt.Errorf("%s[%d] is still (known after apply)", path, i)
 			}
-			if err := resolveUnknowns(fmt.Sprintf("%s[%d]", path, i), x); err != nil {
+			if err := resolveUnknowns(fmt.Sprintf("%s[%d]", path, i), x, placeholders); err != nil {
 				return err
 			}
 		}

@@ -37,7 +37,7 @@ func (p *Provider) Write(ctx context.Context, step *plan.Step) (*plan.Resource, 
 		if step.Body == nil || step.Body.Key() != step.Target.Key() {
 			return nil, nil, fmt.Errorf("%s: step body does not match its target", op)
 		}
-		body, err := ToARM(step.Body, step.Children)
+		body, err := toARM(step.Body, step.Children, p.placeholders)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", op, err)
 		}

@@ -55,3 +55,38 @@ func adoptedMarkdown(b *strings.Builder, adopted []plan.AdoptedUID) {
 		fmt.Fprintf(b, "- `%s`: %s\n", a.Service, escapeText(AdoptedText(a)))
 	}
 }
+
+// AdoptedPortText says where one port the input lacks comes from.
+func AdoptedPortText(a plan.AdoptedPort) string {
+	return fmt.Sprintf("%s is %d as CCM built it (%s)", ServerValueText(plan.ServerValue{Service: a.Service, Field: a.Field}), a.Port, plan.ShownAddress(a.Evidence))
+}
+
+func writeAdoptedPorts(w *bufio.Writer, adopted []plan.AdoptedPort, st style.Style) {
+	if len(adopted) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Bold("Ports taken from Azure (the manifest has no nodePort or healthCheckNodePort):"))
+	for i, a := range adopted {
+		if i == maxAdoptedLines {
+			fmt.Fprintf(w, "  … and %d more (-o json lists them all)\n", len(adopted)-i)
+			break
+		}
+		for _, l := range style.Wrap(fmt.Sprintf("  %s: %s", a.Service, AdoptedPortText(a)), style.Width, "      ") {
+			fmt.Fprintln(w, l)
+		}
+	}
+}
+
+func adoptedPortsMarkdown(b *strings.Builder, adopted []plan.AdoptedPort) {
+	if len(adopted) == 0 {
+		return
+	}
+	b.WriteString("\n#### Ports taken from Azure\n\n")
+	for i, a := range adopted {
+		if i == maxAdoptedLines {
+			fmt.Fprintf(b, "- … and %d more\n", len(adopted)-i)
+			break
+		}
+		fmt.Fprintf(b, "- `%s`: %s\n", a.Service, escapeText(AdoptedPortText(a)))
+	}
+}

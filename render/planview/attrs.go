@@ -317,18 +317,21 @@ func formatValue(v any) string {
 	if plan.IsUnknown(v) {
 		return "(known after apply)"
 	}
+	if _, _, ok := plan.AsServerValue(v); ok {
+		return plan.ServerAssignedText
+	}
 	switch t := v.(type) {
 	case nil:
 		return "null"
 	case string:
 		if pid, err := plan.ParseID(t); err == nil {
-			return pid.Address()
+			return pid.Shown()
 		}
 		return fmt.Sprintf("%q", t)
 	case map[string]any:
 		if id, ok := t["id"].(string); ok && len(t) == 1 {
 			if pid, err := plan.ParseID(id); err == nil {
-				return pid.Address()
+				return pid.Shown()
 			}
 			return fmt.Sprintf("%q", id)
 		}

@@ -65,7 +65,7 @@ func writeDrift(w *bufio.Writer, in Input, st style.Style) {
 	fmt.Fprintln(w, st.Dim(driftLegend))
 	for _, c := range drift {
 		sym := symbol(c.Actions)
-		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, fmt.Sprintf("%-3s", sym)), c.ID().Address())
+		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, fmt.Sprintf("%-3s", sym)), c.ID().Shown())
 		for _, l := range driftLines(c) {
 			text := l.text
 			if l.mark == markNote {

@@ -43,7 +43,7 @@ func replaceImpact(c *plan.Change) []string {
 	if c.Cause != "" {
 		return nil // the cause says why
 	}
-	return []string{fmt.Sprintf("%s is deleted and re-created", b.ID.Address())}
+	return []string{fmt.Sprintf("%s is deleted and re-created", b.ID.Shown())}
 }
 
 func deleteImpact(c *plan.Change) []string {
@@ -73,7 +73,7 @@ func deleteImpact(c *plan.Change) []string {
 	case plan.KindVNetLink:
 		return []string{fmt.Sprintf("virtual network %s stops resolving names in zone %s", valueText(b.Properties["virtualNetwork"]), b.ID.Names[0])}
 	}
-	return []string{fmt.Sprintf("%s is deleted", b.ID.Address())}
+	return []string{fmt.Sprintf("%s is deleted", b.ID.Shown())}
 }
 
 func updateImpact(c *plan.Change) []string {
@@ -164,7 +164,7 @@ func addressOf(k plan.Key) string {
 	if err != nil {
 		return string(k)
 	}
-	return id.Address()
+	return id.Shown()
 }
 
 // peReplaceImpact: a new endpoint gets a new address, and its DNS records

@@ -12,7 +12,7 @@ import (
 )
 
 // FormatVersion is the JSON plan's format_version (SCHEMA.md).
-const FormatVersion = "1.1"
+const FormatVersion = "1.2"
 
 type jsonPlan struct {
 	FormatVersion string               `json:"format_version"`
@@ -29,6 +29,8 @@ type jsonPlan struct {
 	Blocked       []jsonBlocked        `json:"blocked"`
 	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
 	Adopted       []plan.AdoptedUID    `json:"uids_from_azure"`
+	AdoptedPorts  []plan.AdoptedPort   `json:"ports_from_azure"`
+	Unresolved    []plan.Unresolved    `json:"assigned_by_api_server"`
 	Membership    []plan.Membership    `json:"pool_membership"`
 	PrivateLink   []Chain              `json:"private_link"`
 	Limits        []plan.Limit         `json:"limits"`
@@ -48,6 +50,7 @@ type jsonChange struct {
 	Before           *jsonResource          `json:"before"`
 	After            *jsonResource          `json:"after"`
 	AfterUnknown     [][]string             `json:"after_unknown"`
+	AfterAssigned    []plan.AssignedPath    `json:"after_assigned"`
 	AttributeChanges []plan.AttributeChange `json:"attribute_changes"`
 	MemberChanges    []jsonMembers          `json:"member_changes,omitempty"`
 	DependsOn        []string               `json:"depends_on"`
@@ -92,9 +95,9 @@ func JSON(w io.Writer, in Input) error {
 	p := in.Plan
 	doc := jsonPlan{
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
-		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0, Errored: hasErrors(in.Diagnostics),
+		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0 && len(p.Unresolved) == 0, Errored: hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
-		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), Membership: nonNil(p.Membership), PrivateLink: nonNil(Chains(p)),
+		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), AdoptedPorts: nonNil(p.AdoptedPorts), Unresolved: unresolvedJSON(p.Unresolved), Membership: nonNil(p.Membership), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
 	}
 	order := map[plan.Key]int{}
@@ -135,7 +138,7 @@ func newJSONChange(order int, c *plan.Change) jsonChange {
 		Order: order, Address: id.Address(), ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
 		Services: []jsonService{}, Actions: c.Actions, ActionReason: c.Reason, Disruptive: c.Disruptive,
 		Impact: nonNil(Impact(c)), Before: newJSONResource(c.Before), After: newJSONResource(c.After),
-		AfterUnknown: [][]string{}, AttributeChanges: nonNil(c.Attributes), MemberChanges: memberChanges(c), DependsOn: []string{},
+		AfterUnknown: [][]string{}, AfterAssigned: plan.AssignedPaths(c.After), AttributeChanges: nonNil(c.Attributes), MemberChanges: memberChanges(c), DependsOn: []string{},
 	}
 	for _, s := range c.Services {
 		js := jsonService{}

@@ -167,7 +167,7 @@ func (m *markdown) changeDiff(c *plan.Change, collapsed bool) string {
 	var b strings.Builder
 	sym := symbol(c.Actions)
 	col := diffColumn(sym)
-	fmt.Fprintf(&b, "%s %s\n", diffSymbol(sym), c.ID().Address())
+	fmt.Fprintf(&b, "%s %s\n", diffSymbol(sym), c.ID().Shown())
 	if obviousReason(c) == "" {
 		fmt.Fprintf(&b, "#     %s\n", changeReason(c, m.drifted))
 	}

@@ -40,7 +40,7 @@ func (m *markdown) disruptiveSection(changes []*plan.Change, keep int) string {
 			who = " (" + escapeText(c.Services[0]) + ")"
 		}
 		for _, imp := range Impact(c) {
-			writeWrapped(&b, fmt.Sprintf("- `%s` `%s`%s: %s", symbol(c.Actions), c.ID().Address(), who, escapeText(imp)), "  ")
+			writeWrapped(&b, fmt.Sprintf("- `%s` `%s`%s: %s", symbol(c.Actions), c.ID().Shown(), who, escapeText(imp)), "  ")
 		}
 		if lines, _ := attributes(c); len(lines) > 0 {
 			body.WriteString(m.changeDiff(c, false))
@@ -86,7 +86,7 @@ func (m *markdown) driftSection() string {
 	var body strings.Builder
 	for _, c := range drift {
 		sym := symbol(c.Actions)
-		fmt.Fprintf(&body, "%s %s\n", diffSymbol(sym), c.ID().Address())
+		fmt.Fprintf(&body, "%s %s\n", diffSymbol(sym), c.ID().Shown())
 		writeDiffLines(&body, diffColumn(sym), driftLines(c))
 	}
 	return fmt.Sprintf("\n#### %s (%s)\n\n%s\n%s", escapeText(driftTitle(m.in.Since)), thousands(len(drift)),
@@ -103,11 +103,13 @@ func (m *markdown) findings() string {
 		}
 	}
 	refusedMarkdown(&b, m.in.Plan.Refused)
+	unresolvedMarkdown(&b, m.in.Plan.Unresolved)
 	adoptedMarkdown(&b, m.in.Plan.Adopted)
+	adoptedPortsMarkdown(&b, m.in.Plan.AdoptedPorts)
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {
-			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", x.Address, escapeText(BlockedText(x))), "  ")
+			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", plan.ShownAddress(x.Address), escapeText(BlockedText(x))), "  ")
 		}
 	}
 	if p := m.in.Plan; len(p.Awaiting) > 0 {

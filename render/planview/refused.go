@@ -60,7 +60,7 @@ func writeRefused(w *bufio.Writer, refused []plan.Refusal, st style.Style) {
 	}
 	fmt.Fprintf(w, "\n%s\n", st.BoldRed(RefusedHeading+":"))
 	for _, r := range refused {
-		for _, l := range style.Wrap(fmt.Sprintf("  ✗ %s: %s", r.Address, RefusalText(r)), style.Width, "      ") {
+		for _, l := range style.Wrap(fmt.Sprintf("  ✗ %s: %s", plan.ShownAddress(r.Address), RefusalText(r)), style.Width, "      ") {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -72,7 +72,7 @@ func refusedMarkdown(b *strings.Builder, refused []plan.Refusal) {
 	}
 	b.WriteString("\n#### ❌ " + RefusedHeading + "\n\n")
 	for _, r := range refused {
-		writeWrapped(b, fmt.Sprintf("- `%s`: %s", r.Address, escapeText(RefusalText(r))), "  ")
+		writeWrapped(b, fmt.Sprintf("- `%s`: %s", plan.ShownAddress(r.Address), escapeText(RefusalText(r))), "  ")
 	}
 }
 

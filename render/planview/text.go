@@ -28,6 +28,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 		}
 	}
 	writeAdopted(bw, p.Adopted, st)
+	writeAdoptedPorts(bw, p.AdoptedPorts, st)
 	writeDrift(bw, in, st)
 	if len(p.Changes) > 0 {
 		writeLegend(bw, p.Changes, st)
@@ -42,6 +43,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	writeMembership(bw, p.Membership, st)
 	writeDisruptive(bw, p.Changes, st)
 	writeLimits(bw, p.Limits, st)
+	writeUnresolved(bw, p.Unresolved, st)
 	sum := Summarize(p)
 	sum.inputErrors = hasErrors(in.Diagnostics)
 	fmt.Fprintf(bw, "\n%s\n", st.Bold(sum.Line()))
@@ -82,7 +84,7 @@ func writeGroup(w *bufio.Writer, g group, in Input, drifted map[plan.Key]bool, s
 	fmt.Fprintf(w, "\n%s\n", st.Bold(header))
 	for _, c := range g.changes {
 		sym := symbol(c.Actions)
-		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, fmt.Sprintf("%-3s", sym)), st.Bold(c.ID().Address()))
+		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, fmt.Sprintf("%-3s", sym)), st.Bold(c.ID().Shown()))
 		fmt.Fprintf(w, "      %s\n", st.Dim("# "+changeReason(c, drifted)))
 		if note := servicesNote(c.Services); note != "" {
 			for _, l := range style.Wrap("# "+note, style.Width, "#   ") {
@@ -146,7 +148,7 @@ func changeReason(c *plan.Change, drifted map[plan.Key]bool) string {
 func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
 	items := make([]string, len(blocked))
 	for i, b := range blocked {
-		items[i] = fmt.Sprintf("  ! %s: %s", b.Address, BlockedText(b))
+		items[i] = fmt.Sprintf("  ! %s: %s", plan.ShownAddress(b.Address), BlockedText(b))
 	}
 	writeSection(w, st.BoldYellow("Blocked (azsvc will not do these):"), items, "      ")
 }
@@ -188,7 +190,7 @@ func writeDisruptive(w *bufio.Writer, changes []*plan.Change, st style.Style) {
 			continue
 		}
 		for _, imp := range Impact(c) {
-			lines = append(lines, style.Wrap(fmt.Sprintf("  %s %s: %s", symbol(c.Actions), c.ID().Address(), imp), style.Width, "      ")...)
+			lines = append(lines, style.Wrap(fmt.Sprintf("  %s %s: %s", symbol(c.Actions), c.ID().Shown(), imp), style.Width, "      ")...)
 		}
 	}
 	if len(lines) == 0 {

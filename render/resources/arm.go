@@ -25,6 +25,10 @@ type armObject struct {
 	Zones      []string          `json:"zones,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
 	Properties map[string]any    `json:"properties"`
+	// Assigned names the values the API server assigns (null in
+	// properties, or a placeholder in the name): not ARM's, and only on
+	// resources that have any.
+	Assigned []plan.AssignedPath `json:"assigned_by_api_server,omitempty"`
 }
 
 // childCollections are the inline child collections of each parent kind,
@@ -81,7 +85,7 @@ func object(r *plan.Resource) armObject {
 	}
 	return armObject{
 		ID: r.ID.String(), Name: r.Name(), Type: r.Kind().ARMType(), Location: r.Location,
-		SKU: r.SKU, Zones: r.Zones, Tags: r.Tags, Properties: props,
+		SKU: r.SKU, Zones: r.Zones, Tags: r.Tags, Properties: props, Assigned: assignedPaths(r),
 	}
 }
 
@@ -89,12 +93,22 @@ func object(r *plan.Resource) armObject {
 // (frontends), properties.
 func childObject(r *plan.Resource) any {
 	return struct {
-		Name       string         `json:"name"`
-		ID         string         `json:"id"`
-		Type       string         `json:"type"`
-		Zones      []string       `json:"zones,omitempty"`
-		Properties map[string]any `json:"properties"`
-	}{r.Name(), r.ID.String(), r.Kind().ARMType(), r.Zones, r.Properties}
+		Name       string              `json:"name"`
+		ID         string              `json:"id"`
+		Type       string              `json:"type"`
+		Zones      []string            `json:"zones,omitempty"`
+		Properties map[string]any      `json:"properties"`
+		Assigned   []plan.AssignedPath `json:"assigned_by_api_server,omitempty"`
+	}{r.Name(), r.ID.String(), r.Kind().ARMType(), r.Zones, r.Properties, assignedPaths(r)}
+}
+
+// assignedPaths is plan.AssignedPaths, nil when empty so that the field is left
+// out.
+func assignedPaths(r *plan.Resource) []plan.AssignedPath {
+	if a := plan.AssignedPaths(r); len(a) > 0 {
+		return a
+	}
+	return nil
 }
 
 // JSON writes the state as an indented ARM JSON array; values only Azure

@@ -80,7 +80,7 @@ func (g *graph) nodes(st *plan.State, rs []*plan.Resource) {
 	for _, r := range rs {
 		switch {
 		case r.Kind() == plan.KindLoadBalancer || r.Kind() == plan.KindSecurityGroup || r.Kind() == plan.KindPrivateDNSZone:
-			g.add(fmt.Sprintf("  subgraph %s[\"%s %s\"]", g.id("group:"+string(r.Key())), kindLabel(r.Kind()), escape(r.Name())))
+			g.add(fmt.Sprintf("  subgraph %s[\"%s %s\"]", g.id("group:"+string(r.Key())), kindLabel(r.Kind()), escape(plan.ShowName(r.Name()))))
 			for _, c := range children[r.Key()] {
 				g.add("    " + g.node(c))
 			}
@@ -108,7 +108,7 @@ func (g *graph) declare(indent, id, shape string) {
 }
 
 func (g *graph) node(r *plan.Resource) string {
-	label := escape(kindLabel(r.Kind()) + " " + r.Name())
+	label := escape(kindLabel(r.Kind()) + " " + plan.ShowName(r.Name()))
 	if r.Kind() == plan.KindRule {
 		label += "<br/>" + escape(value(r.Properties["protocol"])+" "+value(r.Properties["frontendPort"]))
 	}
@@ -162,7 +162,7 @@ func (g *graph) endpointEdges(st *plan.State, r *plan.Resource) {
 	case string:
 		pls, label = plan.KeyOf(t), t
 		if id, err := plan.ParseID(t); err == nil {
-			label = id.Name()
+			label = plan.ShowName(id.Name())
 		}
 	default:
 		pls, _, _ = plan.UnknownSource(t)

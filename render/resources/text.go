@@ -83,9 +83,9 @@ func (tw *textWriter) service(st *plan.State, rs []*plan.Resource) {
 		parent, ok := st.Get(pk)
 		if !ok {
 			id, _ := plan.ParseID(string(pk))
-			tw.line(1, tw.s.Cyan(kindLabel(id.Kind))+" "+id.Name())
+			tw.line(1, tw.s.Cyan(kindLabel(id.Kind))+" "+plan.ShowName(id.Name()))
 		} else {
-			tw.line(1, tw.s.Cyan(kindLabel(parent.Kind()))+" "+parent.Name()+tw.s.Dim(topSummary(parent)))
+			tw.line(1, tw.s.Cyan(kindLabel(parent.Kind()))+" "+plan.ShowName(parent.Name())+tw.s.Dim(topSummary(parent)))
 			for _, d := range tw.details(parent) {
 				tw.line(2, d)
 			}
@@ -100,7 +100,7 @@ func (tw *textWriter) service(st *plan.State, rs []*plan.Resource) {
 // description on indented lines of its own when the line would be wider
 // than style.Width.
 func (tw *textWriter) child(c *plan.Resource) {
-	head := fmt.Sprintf("%-9s %s", kindLabel(c.Kind()), c.Name())
+	head := fmt.Sprintf("%-9s %s", kindLabel(c.Kind()), plan.ShowName(c.Name()))
 	text := tw.summary(c)
 	if text == "" || len(head)+2+len(text) <= style.Width-4 {
 		if text != "" {

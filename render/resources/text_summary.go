@@ -55,14 +55,14 @@ func unknownValue(v any) string {
 	return assigned
 }
 
-func lastSegment(s string) string { return s[strings.LastIndex(s, "/")+1:] }
+func lastSegment(s string) string { return plan.ShowName(s[strings.LastIndex(s, "/")+1:]) }
 
 func refValue(id any) string {
 	if _, addr, ok := desired.ByAddress(id); ok {
 		return "the public IP with address " + addr
 	}
 	if s, ok := id.(string); ok {
-		return s[strings.LastIndex(s, "/")+1:]
+		return lastSegment(s)
 	}
 	return value(id)
 }

@@ -12,7 +12,8 @@ import (
 // adoptUIDs plans the Services without metadata.uid under the names CCM
 // gave them, found in what ARM holds (plan/adopt): without it, a manifest
 // exported without its UID would plan a second public IP and frontend
-// beside CCM's. It also gives multi-SLB placement what ARM holds: which
+// beside CCM's. The node ports a manifest lacks come from the probes and
+// rules CCM built for the same Service ports (adopt.NodePorts). It also gives multi-SLB placement what ARM holds: which
 // load balancer holds each Service and its rules (desired.HeldFrom), so
 // placed Services stay where they are; which nodes each load balancer has
 // (desired.SeenFrom); and the scope
@@ -26,6 +27,8 @@ import (
 func adoptUIDs(in *Inputs, observed *plan.State, gone map[plan.Key]bool) bool {
 	found := adopt.Find(in.Service.Services, observed, in.Config.ClusterName)
 	in.Adopted = found.Adopted
+	ports := adopt.NodePorts(in.Service.Services, observed, found.Prefixes)
+	in.AdoptedPorts = ports.Adopted
 	in.Diagnostics = slices.DeleteFunc(in.Diagnostics, func(d service.Diagnostic) bool {
 		return d.Code == service.CodeRefuseUIDConflict || d.Code == service.CodeUIDUntied
 	})
@@ -41,13 +44,13 @@ func adoptUIDs(in *Inputs, observed *plan.State, gone map[plan.Key]bool) bool {
 	// Which load balancer a Service may go to depends on where ARM holds
 	// it: a refusal to place one is made again with what ARM holds.
 	lbRefusal := func(d service.Diagnostic) bool { return d.Code == service.CodeRefuseLBSelection }
-	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) &&
+	if len(found.Prefixes) == 0 && len(found.Refused) == 0 && len(ports.ByService) == 0 && desired.SamePlacement(in.Desired, in.Config, topo, seen) &&
 		desired.SameLBs(in.Desired, in.Scope, in.Config, held) && (held == nil || !slices.ContainsFunc(in.Diagnostics, lbRefusal)) {
 		return false
 	}
 	prune, focus, nodeIPs := in.Scope.Prune, in.Scope.Focus, in.Scope.NodeIPs
 	state, scope, refusals := desired.BuildWith(in.Service.Services, in.Config,
-		desired.Options{Prefixes: found.Prefixes, Refused: found.Refused, Topology: topo, Seen: seen, Held: held})
+		desired.Options{Prefixes: found.Prefixes, Refused: found.Refused, NodePorts: ports.ByService, Topology: topo, Seen: seen, Held: held})
 	if held != nil {
 		in.Diagnostics = append(slices.DeleteFunc(in.Diagnostics, lbRefusal), slices.DeleteFunc(refusals, func(d service.Diagnostic) bool { return !lbRefusal(d) })...)
 		service.SortDiagnostics(in.Diagnostics)

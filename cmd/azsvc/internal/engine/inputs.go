@@ -106,6 +106,8 @@ type Inputs struct {
 	// Adopted are the Services without metadata.uid planned under the
 	// names CCM used for them, found in ARM by Plan.
 	Adopted []plan.AdoptedUID
+	// AdoptedPorts are the node ports the input lacks, found in ARM.
+	AdoptedPorts []plan.AdoptedPort
 	// ConfigName and ConfigData are azure.json's path and bytes as read;
 	// Subscription is azsvc's subscription setting. A saved plan records
 	// them (without the configuration's secrets).

@@ -41,6 +41,7 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 	}
 	if p != nil { // also a plan ARM would refuse: the renderers list why
 		p.Adopted = in.Adopted
+		p.AdoptedPorts = in.AdoptedPorts
 		p.Membership = membership(p, in)
 	}
 	return p, res, err
