@@ -16,6 +16,9 @@ type Refusal struct {
 	Subnet   string   `json:"subnet,omitempty"`    // the subnet of IP
 	Prefixes []string `json:"prefixes,omitempty"`  // Subnet's address prefixes, or the one IP is reserved in
 	Limit    *Limit   `json:"limit,omitempty"`     // the limit exceeded
+	// LeftBehind are the public IPs CCM would create before it fails at
+	// Address's write, and leave (RefuseBasicLB).
+	LeftBehind []string `json:"left_behind,omitempty"`
 }
 
 // RefusalCode names why ARM would refuse a write.
@@ -26,7 +29,9 @@ const (
 	// RefuseLimit: Limit.Used is over Limit.Max (arm-rules §2.4).
 	RefuseLimit
 	// RefuseBasicLB, RefuseBasicPIP: the plan creates a Basic SKU load
-	// balancer or public IP, which Azure retired on 2025-09-30.
+	// balancer or public IP, which Azure retired on 2025-09-30. For a load
+	// balancer, LeftBehind are the new public IPs of its frontends: CCM
+	// creates them before the load balancer's PUT, which fails.
 	RefuseBasicLB
 	RefuseBasicPIP
 	// RefuseSKUMismatch: frontend Address uses public IP Other of SKU

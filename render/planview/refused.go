@@ -18,9 +18,9 @@ func RefusalText(r plan.Refusal) string {
 			return fmt.Sprintf("%s would be %d, over the limit of %d", l.Name, l.Used, l.Max)
 		}
 	case plan.RefuseBasicLB:
-		return retiredText("load balancers")
+		return retiredText("load balancers", leftBehindText(r.LeftBehind))
 	case plan.RefuseBasicPIP:
-		return retiredText("public IPs")
+		return retiredText("public IPs", "")
 	case plan.RefuseSKUMismatch:
 		return fmt.Sprintf("public IP %s is SKU %s but its load balancer is SKU %s, and ARM refuses a frontend whose SKUs differ "+
 			"(DifferentSkuLoadBalancersAndPublicIPAddressNotAllowed)", r.Other, r.OtherSKU, r.SKU)
@@ -46,9 +46,21 @@ func RefusalText(r plan.Refusal) string {
 	return r.Code.String()
 }
 
-func retiredText(what string) string {
-	return "Azure retired Basic SKU " + what + " on 2025-09-30 and no longer creates them; " +
+func retiredText(what, ccm string) string {
+	return "Azure retired Basic SKU " + what + " on 2025-09-30 and no longer creates them; " + ccm +
 		"set loadBalancerSku to standard in azure.json (CCM's default) and migrate the cluster"
+}
+
+// leftBehindText says what CCM would leave in Azure when the write fails:
+// the public IPs it creates first.
+func leftBehindText(pips []string) string {
+	switch len(pips) {
+	case 0:
+		return ""
+	case 1:
+		return "CCM would create public IP " + pips[0] + " first, then fail at this load balancer's PUT and leave it behind; "
+	}
+	return "CCM would create public IPs " + strings.Join(pips, ", ") + " first, then fail at this load balancer's PUT and leave them behind; "
 }
 
 // RefusedHeading introduces the refusals in text and markdown.
