@@ -58,6 +58,11 @@ const (
 	// RefuseGroupMissing: Address is written into resource group Other,
 	// which the plan's reads found not to exist (azsvc creates none).
 	RefuseGroupMissing
+	// RefuseIPTakenDynamic: static IP in Subnet is the address Azure gives
+	// Other, an IP configuration that an earlier step of the plan allocates
+	// dynamically (the lowest free address). Prefixes[0] is the range the
+	// plan's dynamic allocations in Subnet take before Address's write.
+	RefuseIPTakenDynamic
 )
 
 var refusalCodes = [...]string{
@@ -65,7 +70,7 @@ var refusalCodes = [...]string{
 	RefuseSKUMismatch: "sku_mismatch", RefuseIPOutsideSubnet: "static_ip_outside_subnet", RefuseIPReserved: "static_ip_reserved",
 	RefuseIPTaken: "static_ip_taken", RefusePLSNotStandard: "pls_lb_not_standard", RefusePLSSubnetPolicies: "pls_subnet_policies_enabled",
 	RefuseReferenceMissing: "reference_missing", RefuseReferenceDeleted: "reference_deleted",
-	RefuseGroupMissing: "resource_group_missing",
+	RefuseGroupMissing: "resource_group_missing", RefuseIPTakenDynamic: "static_ip_taken_by_dynamic",
 }
 
 // String is the stable code, e.g. "sku_mismatch".

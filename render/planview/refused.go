@@ -32,6 +32,11 @@ func RefusalText(r plan.Refusal) string {
 		return fmt.Sprintf("resource group %s does not exist, and azsvc creates none (ARM: ResourceGroupNotFound)", r.Other)
 	case plan.RefuseIPTaken:
 		return fmt.Sprintf("static IP %s is already used by %s in subnet %s", r.IP, r.Other, r.Subnet)
+	case plan.RefuseIPTakenDynamic:
+		return fmt.Sprintf("static IP %s would be taken first by %s, which an earlier step gives a dynamic address: Azure assigns "+
+			"the lowest free address of subnet %s, so ARM would refuse this write half-way through the apply "+
+			"(PrivateIPAddressInUse); choose a static IP above the addresses the plan's new dynamic IPs take, or give %s a static one",
+			r.IP, r.Other, r.Subnet, r.Other)
 	case plan.RefusePLSNotStandard:
 		return fmt.Sprintf("a private link service needs a Standard load balancer, and %s is %s", r.Other, r.OtherSKU)
 	case plan.RefusePLSSubnetPolicies:

@@ -23,6 +23,7 @@ func refusedPlan() *plan.Plan {
 		{Address: fe, Code: plan.RefuseIPOutsideSubnet, IP: "10.9.0.10", Subnet: nodes, Prefixes: []string{"10.224.0.0/16"}},
 		{Address: fe, Code: plan.RefuseIPReserved, IP: "10.224.0.3", Subnet: nodes, Prefixes: []string{"10.224.0.0/16"}},
 		{Address: fe, Code: plan.RefuseIPTaken, IP: "10.224.0.10", Subnet: nodes, Other: "lb/kubernetes/frontend/team"},
+		{Address: "pls/pls-a1", Code: plan.RefuseIPTakenDynamic, IP: "10.224.0.4", Subnet: nodes, Other: "lb/kubernetes/frontend/b2"},
 		{Address: "pls/pls-a1", Code: plan.RefusePLSNotStandard, Other: "lb/kubernetes", OtherSKU: "Basic"},
 		{Address: "pls/pls-a1", Code: plan.RefusePLSSubnetPolicies, Other: nodes},
 		{Address: fe, Code: plan.RefuseReferenceMissing, Other: "pip/gateway-pip-v4"},
