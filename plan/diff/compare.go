@@ -220,7 +220,7 @@ func onlyEmptyLists(m map[string]any) bool {
 
 // defaultSKUTier is the tier ARM gives a load balancer or public IP whose
 // body names none: CCM sends only the SKU name (azure_loadbalancer.go:987,
-// :1263), and ARM answers with this tier.
+// :1346), and ARM answers with this tier.
 const defaultSKUTier = "Regional"
 
 // withDefaultTier is an observed SKU with ARM's default tier filled in when
