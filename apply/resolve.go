@@ -21,10 +21,35 @@ type written struct {
 	// moved are resources an earlier step changed as a side effect
 	// (touched): their plan-time etag is stale.
 	moved map[plan.Key]bool
+	// renewed maps a plan-time etag of a family to the etag its latest
+	// write returned (sharedEtag).
+	renewed map[sharedEtag]string
+}
+
+// sharedEtag is an etag read at plan time and the family it was read in:
+// a resource with the children written on their own endpoint. ARM gives
+// such children their parent's etag (a VNet's subnets, a PLS's
+// connections: arm-rules §2.3), so a write of one renews the others' and
+// their plan-time If-Match would fail with 412. Equal plan-time etags in
+// one family show the sharing; the write's new etag is then theirs too.
+type sharedEtag struct {
+	family  plan.Key
+	planned string
+}
+
+// familyOf is the parent of a child written on its own, else the resource.
+func familyOf(id plan.ID) plan.Key {
+	if id.Kind.Parent() != "" && !id.Kind.Inline() {
+		if p, ok := id.ParentID(); ok {
+			return p.Key()
+		}
+	}
+	return id.Key()
 }
 
 func newWritten() *written {
-	return &written{resources: map[plan.Key]*plan.Resource{}, children: map[plan.Key][]plan.Key{}, moved: map[plan.Key]bool{}}
+	return &written{resources: map[plan.Key]*plan.Resource{}, children: map[plan.Key][]plan.Key{}, moved: map[plan.Key]bool{},
+		renewed: map[sharedEtag]string{}}
 }
 
 // record stores a step's result. The target's earlier result and children
@@ -43,6 +68,9 @@ func (w *written) record(step *plan.Step, res *plan.Resource, children []*plan.R
 	delete(w.children, target)
 	if res != nil {
 		w.resources[res.Key()] = res
+		if step.IfMatch != "" && res.Etag != "" {
+			w.renewed[sharedEtag{familyOf(step.Target), step.IfMatch}] = res.Etag
+		}
 	}
 	keys := make([]plan.Key, 0, len(children))
 	for _, c := range children {
@@ -64,6 +92,9 @@ func (w *written) prepare(step *plan.Step) (*plan.Step, error) {
 	s := *step
 	if prev, ok := w.resources[step.Target.Key()]; ok && prev.Etag != "" {
 		s.IfMatch = prev.Etag
+	}
+	if etag, ok := w.renewed[sharedEtag{familyOf(step.Target), step.IfMatch}]; ok && step.IfMatch != "" {
+		s.IfMatch = etag
 	}
 	if w.moved[step.Target.Key()] {
 		s.IfMatch = ""

@@ -7,6 +7,13 @@ import "strings"
 // (cloudprovider.DefaultLoadBalancerName, ccm-semantics §2.1).
 const UIDPrefixLen = 32
 
+// UIDPrefixOf is that prefix for any UID, as CCM builds it: "a" and the
+// UID without dashes, cut to UIDPrefixLen.
+func UIDPrefixOf(uid string) string {
+	p := "a" + strings.ReplaceAll(uid, "-", "")
+	return p[:min(len(p), UIDPrefixLen)]
+}
+
 // IsUIDPrefix reports whether the lower-case token starts with such a
 // prefix, or with the placeholder of one the API server has not assigned
 // yet (UIDPlaceholderPrefix): a base→head plan's throwaway emulator holds

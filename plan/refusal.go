@@ -16,6 +16,9 @@ type Refusal struct {
 	Subnet   string   `json:"subnet,omitempty"`    // the subnet of IP
 	Prefixes []string `json:"prefixes,omitempty"`  // Subnet's address prefixes, or the one IP is reserved in
 	Limit    *Limit   `json:"limit,omitempty"`     // the limit exceeded
+	// LeftBehind are the public IPs CCM would create before it fails at
+	// Address's write, and leave (RefuseBasicLB).
+	LeftBehind []string `json:"left_behind,omitempty"`
 }
 
 // RefusalCode names why ARM would refuse a write.
@@ -26,7 +29,9 @@ const (
 	// RefuseLimit: Limit.Used is over Limit.Max (arm-rules §2.4).
 	RefuseLimit
 	// RefuseBasicLB, RefuseBasicPIP: the plan creates a Basic SKU load
-	// balancer or public IP, which Azure retired on 2025-09-30.
+	// balancer or public IP, which Azure retired on 2025-09-30. For a load
+	// balancer, LeftBehind are the new public IPs of its frontends: CCM
+	// creates them before the load balancer's PUT, which fails.
 	RefuseBasicLB
 	RefuseBasicPIP
 	// RefuseSKUMismatch: frontend Address uses public IP Other of SKU
@@ -53,6 +58,11 @@ const (
 	// RefuseGroupMissing: Address is written into resource group Other,
 	// which the plan's reads found not to exist (azsvc creates none).
 	RefuseGroupMissing
+	// RefuseIPTakenDynamic: static IP in Subnet is the address Azure gives
+	// Other, an IP configuration that an earlier step of the plan allocates
+	// dynamically (the lowest free address). Prefixes[0] is the range the
+	// plan's dynamic allocations in Subnet take before Address's write.
+	RefuseIPTakenDynamic
 )
 
 var refusalCodes = [...]string{
@@ -60,7 +70,7 @@ var refusalCodes = [...]string{
 	RefuseSKUMismatch: "sku_mismatch", RefuseIPOutsideSubnet: "static_ip_outside_subnet", RefuseIPReserved: "static_ip_reserved",
 	RefuseIPTaken: "static_ip_taken", RefusePLSNotStandard: "pls_lb_not_standard", RefusePLSSubnetPolicies: "pls_subnet_policies_enabled",
 	RefuseReferenceMissing: "reference_missing", RefuseReferenceDeleted: "reference_deleted",
-	RefuseGroupMissing: "resource_group_missing",
+	RefuseGroupMissing: "resource_group_missing", RefuseIPTakenDynamic: "static_ip_taken_by_dynamic",
 }
 
 // String is the stable code, e.g. "sku_mismatch".

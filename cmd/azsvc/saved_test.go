@@ -152,7 +152,8 @@ func TestBasicSKURefusedAtPlanTime(t *testing.T) {
 			"--config", azureJSON, "--state", state}, extra...)
 	}
 	res := c.run(args("plan")...)
-	if res.code != exitInvalid || !strings.Contains(res.stdout, "lb/aks-prod-weu: Azure retired Basic SKU load balancers") {
+	if res.code != exitInvalid || !strings.Contains(res.stdout, "lb/aks-prod-weu: Azure retired Basic SKU load balancers") ||
+		!strings.Contains(res.stdout, "CCM would create public IP") { // what CCM leaves behind (issue 21 item 5)
 		t.Fatalf("plan: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
 	// -o json carries the refusal, its facts and its wording.

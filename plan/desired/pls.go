@@ -75,7 +75,10 @@ func analyzePLS(r *refusal, info *svcInfo, cfg *cluster.Config) *plsSpec {
 	return spec
 }
 
-// plsResource builds the PLS attached to frontend fe.
+// plsResource builds the PLS attached to frontend fe. Unset visibility and
+// auto-approval are empty lists, as CCM writes them once it updates a PLS
+// (azure_privatelinkservice.go:581-588); a PLS CCM created has neither
+// object, which the diff takes as empty, as CCM does (:561, :571).
 func (b *builder) plsResource(info *svcInfo, fe *plan.Resource) *plan.Resource {
 	spec := info.pls
 	name := PLSName(spec.name, fe.Name())

@@ -47,7 +47,7 @@ func compareFields(want, got *plan.Resource) []plan.AttributeChange {
 		out = append(out, plan.AttributeChange{Path: []string{"location"}, Before: got.Location, After: want.Location})
 	}
 	if want.SKU != nil {
-		compareValue([]string{"sku"}, "sku", want.SKU, anyMap(got.SKU), &out)
+		compareValue([]string{"sku"}, "sku", want.SKU, anyMap(withDefaultTier(got.SKU)), &out)
 	}
 	if want.Zones != nil && !equalList("zones", stringsToAny(want.Zones), stringsToAny(got.Zones)) {
 		out = append(out, plan.AttributeChange{Path: []string{"zones"}, Before: stringsToAny(got.Zones), After: stringsToAny(want.Zones)})
@@ -104,6 +104,9 @@ func compareValue(path []string, key string, want, got any, out *[]plan.Attribut
 	case map[string]any:
 		g, ok := got.(map[string]any)
 		if !ok {
+			if got == nil && onlyEmptyLists(w) {
+				return // absent is empty, as for a list (equalList)
+			}
 			*out = append(*out, plan.AttributeChange{Path: clonePath(path), Before: got, After: want})
 			return
 		}
@@ -200,6 +203,46 @@ func equalScalar(key string, want, got any) bool {
 		return ws == gs
 	}
 	return want == got
+}
+
+// onlyEmptyLists reports whether every value of m is an empty list or such
+// a map: an object ARM may leave out. CCM treats a PLS without visibility
+// or autoApproval as one with empty subscription lists
+// (azure_privatelinkservice.go:561,571 reconcilePLSVisibility), and sends
+// neither when both are empty, so a PLS it built has none.
+func onlyEmptyLists(m map[string]any) bool {
+	for _, v := range m {
+		switch x := v.(type) {
+		case []any:
+			if len(x) > 0 {
+				return false
+			}
+		case map[string]any:
+			if !onlyEmptyLists(x) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// defaultSKUTier is the tier ARM gives a load balancer or public IP whose
+// body names none: CCM sends only the SKU name (azure_loadbalancer.go:987,
+// :1346), and ARM answers with this tier.
+const defaultSKUTier = "Regional"
+
+// withDefaultTier is an observed SKU with ARM's default tier filled in when
+// it has none, so a missing tier never reads as a change (nor, for a load
+// balancer, a replacement).
+func withDefaultTier(sku map[string]any) map[string]any {
+	if tier, _ := sku["tier"].(string); sku == nil || tier != "" {
+		return sku
+	}
+	out := maps.Clone(sku)
+	out["tier"] = defaultSKUTier
+	return out
 }
 
 func anyMap(m map[string]any) any {

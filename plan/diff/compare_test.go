@@ -10,8 +10,15 @@ import (
 func TestCompareResource(t *testing.T) {
 	rule := plan.ChildID(plan.NewID("s", "rg", plan.KindSecurityGroup, "nsg"), plan.KindSecurityRule, "k8s-azure-lb_allow_IPv4_80")
 	probe := plan.ChildID(plan.NewID("s", "rg", plan.KindLoadBalancer, "lb"), plan.KindProbe, "p")
+	lb := plan.NewID("s", "rg", plan.KindLoadBalancer, "lb")
+	pls := plan.NewID("s", "rg", plan.KindPrivateLinkService, "pls")
 	res := func(id plan.ID, props map[string]any) *plan.Resource {
 		return &plan.Resource{ID: id, Properties: props}
+	}
+	sku := func(s map[string]any) *plan.Resource { return &plan.Resource{ID: lb, SKU: s} }
+	standard := map[string]any{"name": "Standard", "tier": "Regional"}
+	subs := func(ss ...any) map[string]any {
+		return map[string]any{"visibility": map[string]any{"subscriptions": ss}}
 	}
 	tests := []struct {
 		name      string
@@ -29,6 +36,13 @@ func TestCompareResource(t *testing.T) {
 		{"a destination change is reported once, under the plural field",
 			res(rule, map[string]any{"destinationAddressPrefixes": []any{"20.0.0.1", "20.0.0.2"}}),
 			res(rule, map[string]any{"destinationAddressPrefix": "20.0.0.1"}), []string{"properties.destinationAddressPrefixes"}},
+		// Issue 21 item 1: CCM creates an LB with sku {name: Standard}.
+		{"an observed SKU without a tier has ARM's default", sku(standard), sku(map[string]any{"name": "Standard"}), nil},
+		{"another tier is a change", sku(standard), sku(map[string]any{"name": "Standard", "tier": "Global"}), []string{"sku.tier"}},
+		// Issue 21 item 2: CCM leaves an empty visibility out of the PLS.
+		{"an absent object of empty lists is empty", res(pls, subs()), res(pls, map[string]any{}), nil},
+		{"an absent object is not a non-empty one", res(pls, subs("s1")), res(pls, map[string]any{}), []string{"properties.visibility"}},
+		{"an emptied list is a change", res(pls, subs()), res(pls, subs("s1")), []string{"properties.visibility.subscriptions"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,7 @@ func Check(p *plan.Plan, observed *plan.Index, nodeIPs map[string]string) error 
 	p.Limits, refused = checkLimits(w)
 	refused = append(refused, checkSKUs(w)...)
 	refused = append(refused, checkStaticIPs(w)...)
+	refused = append(refused, checkDynamicTakes(w, p.Steps)...)
 	refused = append(refused, checkPLS(w)...)
 	refused = append(refused, checkReferences(p, observed)...)
 	refused = append(refused, checkGroups(p, observed)...)

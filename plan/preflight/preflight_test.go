@@ -66,6 +66,11 @@ func TestCheck(t *testing.T) {
 			[]*plan.Step{lb("Standard", frontend("a1", static("10.224.0.10")))}, nil},
 		{"creating a Basic load balancer", nil, []*plan.Step{lb("Basic")},
 			[]plan.Refusal{{Address: "lb/kubernetes-internal", Code: plan.RefuseBasicLB}}},
+		// Issue 21 item 5: CCM creates the public IP, then fails at the LB.
+		{"creating a Basic load balancer on a new public IP", nil,
+			[]*plan.Step{{Op: plan.OpPut, Target: pipID, Body: &plan.Resource{ID: pipID}},
+				lb("Basic", frontend("a1", map[string]any{"publicIPAddress": plan.Ref(pipID)}))},
+			[]plan.Refusal{{Address: "lb/kubernetes-internal", Code: plan.RefuseBasicLB, LeftBehind: []string{"pip/kubernetes-a1"}}}},
 		{"creating a Basic public IP", nil, []*plan.Step{{Op: plan.OpPut, Target: pipID,
 			Body: &plan.Resource{ID: pipID, SKU: map[string]any{"name": "Basic"}}}},
 			[]plan.Refusal{{Address: "pip/kubernetes-a1", Code: plan.RefuseBasicPIP}}},

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -25,7 +26,8 @@ func checkSKUs(w *world) []plan.Refusal {
 	for _, st := range w.puts(plan.KindLoadBalancer) {
 		lbSKU := orDefault(plan.AsLoadBalancer(st.Body).SKUName())
 		if w.created(st) && strings.EqualFold(lbSKU, "Basic") {
-			refused = append(refused, plan.Refusal{Address: st.Target.Address(), Code: plan.RefuseBasicLB})
+			refused = append(refused, plan.Refusal{Address: st.Target.Address(), Code: plan.RefuseBasicLB,
+				LeftBehind: w.newPublicIPsOf(st)})
 			continue
 		}
 		// ARM validates the whole body of an LB on every PUT: every
@@ -56,4 +58,23 @@ func orDefault(sku string) string {
 		return defaultSKU
 	}
 	return sku
+}
+
+// newPublicIPsOf are the public IPs the plan creates for the frontends of
+// load balancer write st. CCM creates each before it PUTs the load
+// balancer (ccm-semantics §6 "When created", azure_loadbalancer.go:2984-2995
+// ensurePublicIPExists inside reconcileFrontendIPConfigs), so when that PUT
+// fails they stay.
+func (w *world) newPublicIPsOf(st *plan.Step) []string {
+	var out []string
+	for _, fe := range st.Children {
+		if fe.Kind() != plan.KindFrontend {
+			continue
+		}
+		k := plan.KeyOf(plan.AsFrontend(fe).PublicIPID())
+		if pip, ok := w.final[k]; ok && pip != nil && w.created(pip) && !slices.Contains(out, pip.Target.Address()) {
+			out = append(out, pip.Target.Address())
+		}
+	}
+	return out
 }

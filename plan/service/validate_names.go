@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/quote"
 )
 
@@ -86,7 +87,9 @@ func (c nameRules) identity() {
 		}
 	}
 	if uid := string(s.UID); uid != "" && !IsSubscriptionID(uid) {
-		c.add(s.diag(CodeUID, "metadata.uid", fmt.Sprintf("metadata.uid %s is not a UUID: CCM builds every rule, probe and public IP name from it", quote.Value(uid)),
+		c.add(s.diag(CodeUID, "metadata.uid", fmt.Sprintf("metadata.uid %s is not a UUID, which an API server never issues; "+
+			"CCM would accept it and start the names of this Service's frontend, rules and probes with %s "+
+			"(\"a\" and the UID without dashes, cut to %d characters)", quote.Value(uid), quote.Value(plan.UIDPrefixOf(uid)), plan.UIDPrefixLen),
 			"copy the uid from kubectl get service -o yaml, or remove it (azsvc then derives a stable one)"))
 	}
 }

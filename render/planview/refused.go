@@ -18,9 +18,9 @@ func RefusalText(r plan.Refusal) string {
 			return fmt.Sprintf("%s would be %d, over the limit of %d", l.Name, l.Used, l.Max)
 		}
 	case plan.RefuseBasicLB:
-		return retiredText("load balancers")
+		return retiredText("load balancers", leftBehindText(r.LeftBehind))
 	case plan.RefuseBasicPIP:
-		return retiredText("public IPs")
+		return retiredText("public IPs", "")
 	case plan.RefuseSKUMismatch:
 		return fmt.Sprintf("public IP %s is SKU %s but its load balancer is SKU %s, and ARM refuses a frontend whose SKUs differ "+
 			"(DifferentSkuLoadBalancersAndPublicIPAddressNotAllowed)", r.Other, r.OtherSKU, r.SKU)
@@ -32,6 +32,11 @@ func RefusalText(r plan.Refusal) string {
 		return fmt.Sprintf("resource group %s does not exist, and azsvc creates none (ARM: ResourceGroupNotFound)", r.Other)
 	case plan.RefuseIPTaken:
 		return fmt.Sprintf("static IP %s is already used by %s in subnet %s", r.IP, r.Other, r.Subnet)
+	case plan.RefuseIPTakenDynamic:
+		return fmt.Sprintf("static IP %s would be taken first by %s, which an earlier step gives a dynamic address: Azure assigns "+
+			"the lowest free address of subnet %s, so ARM would refuse this write half-way through the apply "+
+			"(PrivateIPAddressInUse); choose a static IP above the addresses the plan's new dynamic IPs take, or give %s a static one",
+			r.IP, r.Other, r.Subnet, r.Other)
 	case plan.RefusePLSNotStandard:
 		return fmt.Sprintf("a private link service needs a Standard load balancer, and %s is %s", r.Other, r.OtherSKU)
 	case plan.RefusePLSSubnetPolicies:
@@ -46,9 +51,21 @@ func RefusalText(r plan.Refusal) string {
 	return r.Code.String()
 }
 
-func retiredText(what string) string {
-	return "Azure retired Basic SKU " + what + " on 2025-09-30 and no longer creates them; " +
+func retiredText(what, ccm string) string {
+	return "Azure retired Basic SKU " + what + " on 2025-09-30 and no longer creates them; " + ccm +
 		"set loadBalancerSku to standard in azure.json (CCM's default) and migrate the cluster"
+}
+
+// leftBehindText says what CCM would leave in Azure when the write fails:
+// the public IPs it creates first.
+func leftBehindText(pips []string) string {
+	switch len(pips) {
+	case 0:
+		return ""
+	case 1:
+		return "CCM would create public IP " + pips[0] + " first, then fail at this load balancer's PUT and leave it behind; "
+	}
+	return "CCM would create public IPs " + strings.Join(pips, ", ") + " first, then fail at this load balancer's PUT and leave them behind; "
 }
 
 // RefusedHeading introduces the refusals in text and markdown.

@@ -16,12 +16,14 @@ func refusedPlan() *plan.Plan {
 	const fe, nodes = "lb/kubernetes/frontend/a1", "vnet/vnet/subnet/nodes"
 	return &plan.Plan{Refused: []plan.Refusal{
 		{Address: "nsg/" + nsgName, Code: plan.RefuseLimit, Limit: &plan.Limit{Name: "nsg_rules", Scope: "nsg/" + nsgName, Used: 1001, Max: 1000}},
-		{Address: "lb/kubernetes", Code: plan.RefuseBasicLB},
+		{Address: "lb/kubernetes", Code: plan.RefuseBasicLB, LeftBehind: []string{"pip/kubernetes-a1", "pip/kubernetes-b2"}},
+		{Address: "lb/kubernetes-internal", Code: plan.RefuseBasicLB},
 		{Address: "pip/kubernetes-a1", Code: plan.RefuseBasicPIP},
 		{Address: fe, Code: plan.RefuseSKUMismatch, Other: "pip/kubernetes-a1", OtherSKU: "Standard", SKU: "Basic"},
 		{Address: fe, Code: plan.RefuseIPOutsideSubnet, IP: "10.9.0.10", Subnet: nodes, Prefixes: []string{"10.224.0.0/16"}},
 		{Address: fe, Code: plan.RefuseIPReserved, IP: "10.224.0.3", Subnet: nodes, Prefixes: []string{"10.224.0.0/16"}},
 		{Address: fe, Code: plan.RefuseIPTaken, IP: "10.224.0.10", Subnet: nodes, Other: "lb/kubernetes/frontend/team"},
+		{Address: "pls/pls-a1", Code: plan.RefuseIPTakenDynamic, IP: "10.224.0.4", Subnet: nodes, Other: "lb/kubernetes/frontend/b2"},
 		{Address: "pls/pls-a1", Code: plan.RefusePLSNotStandard, Other: "lb/kubernetes", OtherSKU: "Basic"},
 		{Address: "pls/pls-a1", Code: plan.RefusePLSSubnetPolicies, Other: nodes},
 		{Address: fe, Code: plan.RefuseReferenceMissing, Other: "pip/gateway-pip-v4"},

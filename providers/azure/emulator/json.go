@@ -89,6 +89,20 @@ func refID(m obj, key string) string {
 
 func ref(id string) obj { return obj{"id": id} }
 
+// keepOnlyIDs reduces the references m holds under keys to their IDs: ARM
+// stores and returns a reference as {"id"}, whatever else the request put
+// in it (Azure PowerShell's recorded TestPrivateLinkServiceInEdgeZone sent
+// whole frontend and subnet objects in a PLS PUT and got back their IDs).
+// CCM sends a frontend's subnet as the whole object it read
+// (azure_loadbalancer.go:2944).
+func keepOnlyIDs(m obj, keys ...string) {
+	for _, k := range keys {
+		if r, ok := m[k].(obj); ok {
+			m[k] = ref(getStr(r, "id"))
+		}
+	}
+}
+
 func strList(m obj, key string) []string {
 	var out []string
 	for _, v := range getArr(m, key) {

@@ -69,6 +69,11 @@ func (b *lbBody) collect() *armError {
 		c.body["sku"] = sku
 	}
 	b.sku = getStr(sku, "name")
+	if getStr(sku, "tier") == "" {
+		// ARM answers with the default tier when the body has none, as CCM
+		// sends it (azure_loadbalancer.go:987 sets only the name).
+		sku["tier"] = "Regional"
+	}
 	if !oneOf(b.sku, "Basic", "Standard", "Gateway") {
 		return badRequest("InvalidLoadBalancerSku", "Load balancer SKU %q of %s is not supported.", b.sku, c.id)
 	}

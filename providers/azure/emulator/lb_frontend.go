@@ -17,6 +17,7 @@ func (b *lbBody) checkFrontends() *armError {
 			delete(fp, f)
 		}
 		sub, pip := refID(fp, "subnet"), refID(fp, "publicIPAddress")
+		keepOnlyIDs(fp, "subnet", "publicIPAddress")
 		switch {
 		case sub != "" && pip != "":
 			return badRequest("FrontendIPConfigHasBothSubnetAndPublicIP",

@@ -60,6 +60,7 @@ func checkPLSFrontend(c *writeCtx, p obj) *armError {
 			"Private link service %s references %d load balancer frontend IP configurations; exactly one is supported.", c.id, len(fes))
 	}
 	feID := getStr(fes[0], "id")
+	p["loadBalancerFrontendIpConfigurations"] = []any{ref(feID)}
 	fa, ok := parseAddress(feID)
 	if !ok || len(fa.segs) != 4 || fa.segs[0] != "loadBalancers" || fa.segs[2] != "frontendIPConfigurations" {
 		return invalidReference(feID, c.id)
@@ -104,6 +105,7 @@ func checkPLSNAT(c *writeCtx, p obj) *armError {
 	for i, ic := range ics {
 		id, ip := getStr(ic, "id"), props(ic)
 		sub := refID(ip, "subnet")
+		keepOnlyIDs(ip, "subnet")
 		sn := c.t.subnet(sub)
 		if sn == nil {
 			return invalidReference(sub, id)
