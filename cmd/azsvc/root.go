@@ -63,6 +63,7 @@ applies it one write at a time.`,
 		newHelpTopic("private-endpoints", "PrivateEndpoint objects: the consumer side of Private Link", privateEndpointsHelp),
 		newHelpTopic("nodes", "Nodes and EndpointSlices: backend pool members and node-IP NSG rules", nodesHelp),
 		newHelpTopic("rbac", "The Kubernetes permissions azsvc needs on a cluster", rbacHelp+kube.RBAC),
+		newHelpTopic("config", "azure.json as azsvc reads it, and the CCM settings it does not plan", configHelp()),
 	)
 	cmd.InitDefaultHelpCmd()
 	strictHelp(cmd)
