@@ -12,28 +12,32 @@ import (
 // badValues are values of each annotation type that validate should fault:
 // `azsvc help annotations` learns what validate checks for a key by giving
 // it these, so the list cannot claim a check validate does not make.
-var badValues = map[service.ValueType][]string{
-	service.TypeBool:        {"maybe"},
-	service.TypeInt:         {"x", "1000", "-1"},
-	service.TypeString:      {"bad value?", "-"},
-	service.TypeEnum:        {"Udp"},
-	service.TypeIP:          {"not-an-ip", "10.0.0.1", "2001:db8::1"},
-	service.TypeIPList:      {"not-an-ip"},
-	service.TypeCIDRList:    {"10.0.0.1/8"},
-	service.TypeCommaList:   {"bad value?"},
-	service.TypeSpaceList:   {"bad,value?"},
-	service.TypeIPSpaceList: {"not-an-ip", "2001:db8::1"},
-	service.TypeTagPairs:    {"novalue", "a=b=c"},
-	service.TypeARMID:       {"bad"},
-	service.TypePortRef:     {"nosuchport", "70000"},
+func badValues() map[service.ValueType][]string {
+	return map[service.ValueType][]string{
+		service.TypeBool:        {"maybe"},
+		service.TypeInt:         {"x", "1000", "-1"},
+		service.TypeString:      {"bad value?", "-"},
+		service.TypeEnum:        {"Udp"},
+		service.TypeIP:          {"not-an-ip", "10.0.0.1", "2001:db8::1"},
+		service.TypeIPList:      {"not-an-ip"},
+		service.TypeCIDRList:    {"10.0.0.1/8"},
+		service.TypeCommaList:   {"bad value?"},
+		service.TypeSpaceList:   {"bad,value?"},
+		service.TypeIPSpaceList: {"not-an-ip", "2001:db8::1"},
+		service.TypeTagPairs:    {"novalue", "a=b=c"},
+		service.TypeARMID:       {"bad"},
+		service.TypePortRef:     {"nosuchport", "70000"},
+	}
 }
 
 // probeContexts are the annotations a probe Service carries besides the
 // one probed, so that checks that apply only to internal Services, to
 // Private Link Services or to external ones all run.
-var probeContexts = []map[string]string{
-	{},
-	{service.AnnInternal: "true", service.AnnPLSCreate: "true"},
+func probeContexts() []map[string]string {
+	return []map[string]string{
+		{},
+		{service.AnnInternal: "true", service.AnnPLSCreate: "true"},
+	}
 }
 
 // validateChecks returns, for each registry key (the template for per-port
@@ -42,14 +46,15 @@ var probeContexts = []map[string]string{
 // recognises (a misspelling of it is still reported).
 func validateChecks(reg []service.Annotation) map[string][]string {
 	out := make(map[string][]string, len(reg))
+	bad, contexts := badValues(), probeContexts()
 	for _, a := range reg {
 		key := a.Key
 		if a.PerPort() {
 			key = service.PortKey(80, a.Param)
 		}
 		var codes []string
-		for _, ctx := range probeContexts {
-			for _, v := range badValues[a.Type] {
+		for _, ctx := range contexts {
+			for _, v := range bad[a.Type] {
 				for _, d := range service.Validate([]*service.Service{probeService(ctx, key, v)}) {
 					if d.Field == service.AnnotationPath(key) && !slices.Contains(codes, d.Code) {
 						codes = append(codes, d.Code)
