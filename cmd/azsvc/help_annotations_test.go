@@ -166,3 +166,14 @@ func TestUnknownHelpTopicListsTopics(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnotationsHelpProbesEveryType: a value type without faulty values
+// would list its keys as checked by key only, whatever validate does.
+func TestAnnotationsHelpProbesEveryType(t *testing.T) {
+	bad := badValues()
+	for _, a := range service.Annotations() {
+		if len(bad[a.Type]) == 0 {
+			t.Errorf("%s: no faulty values for type %q in badValues", a.Key, a.Type)
+		}
+	}
+}
