@@ -8,6 +8,7 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/cmd/azsvc/internal/engine"
+	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/planfile"
 	"github.com/azsvc/azsvc/plan/preflight"
 )
@@ -85,7 +86,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitUsage
 	case errors.Is(err, errChangesPresent):
 		return exitChanges
-	case errors.Is(err, errInvalidInput), errors.Is(err, preflight.ErrRefused):
+	case errors.Is(err, errInvalidInput), errors.Is(err, preflight.ErrRefused), errors.Is(err, cluster.ErrNotModelled):
 		return exitInvalid
 	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrLockLost) && appliedSome(err),
 		errors.Is(err, apply.ErrPartial):
@@ -121,7 +122,7 @@ func exitCodeTable() []struct {
 		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written)."},
 		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Also apply declined at the prompt (\"Apply cancelled.\"), as in Terraform. Nothing is known to have changed."},
 		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
-		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused). Nothing was applied."},
+		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused), or an azure.json in a mode azsvc does not plan (CCM's Service Gateway mode, azsvc help config). Nothing was applied."},
 		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned. Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
 		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on, --prune over an input without Services or over part of a cluster."},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -12,15 +13,27 @@ import (
 // `azsvc help <topic>` and listed under "Additional help topics", as gh
 // does (ux-anchors §8.8).
 func newHelpTopic(name, short, text string) *cobra.Command {
+	return newHelpTopicFunc(name, short, func() string { return text })
+}
+
+// newHelpTopicFunc is newHelpTopic for a text made only when it is shown.
+func newHelpTopicFunc(name, short string, text func() string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   name,
 		Short: short,
-		Long:  text,
 	}
 	cmd.SetHelpFunc(func(c *cobra.Command, _ []string) {
-		fmt.Fprint(c.OutOrStdout(), c.Long)
+		fmt.Fprint(c.OutOrStdout(), text())
 	})
 	return cmd
+}
+
+// topicArgs is a help topic that takes arguments: `azsvc help annotations
+// KEY`. cobra's help command drops them, so strictHelp hands them here.
+type topicArgs struct {
+	run func(w io.Writer, args []string) error
+	// complete lists the arguments the shell may complete.
+	complete func() []string
 }
 
 const environmentHelp = `Every flag can also be set from the environment or the config file. For a

@@ -47,10 +47,16 @@ func loadInputs(ctx context.Context, io *IOStreams, in inputOptions, c clusterOp
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range loaded.Notes {
+	printNotes(io, loaded.Notes)
+	return loaded, nil
+}
+
+// printNotes prints remarks about the configuration (ignored keys) on
+// stderr.
+func printNotes(io *IOStreams, notes []string) {
+	for _, n := range notes {
 		fmt.Fprintf(io.ErrOut, "%s %s\n", io.ErrStyle().Dim("note:"), quote.Text(n))
 	}
-	return loaded, nil
 }
 
 // noAzureConfig is the usage error of render, plan and apply without

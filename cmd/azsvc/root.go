@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,9 +64,11 @@ applies it one write at a time.`,
 		newHelpTopic("private-endpoints", "PrivateEndpoint objects: the consumer side of Private Link", privateEndpointsHelp),
 		newHelpTopic("nodes", "Nodes and EndpointSlices: backend pool members and node-IP NSG rules", nodesHelp),
 		newHelpTopic("rbac", "The Kubernetes permissions azsvc needs on a cluster", rbacHelp+kube.RBAC),
+		newHelpTopic("config", "azure.json as azsvc reads it, and the CCM settings it does not plan", configHelp()),
+		newHelpTopicFunc("annotations", "Every Service annotation CCM reads; azsvc help annotations KEY for one", annotationsHelp),
 	)
 	cmd.InitDefaultHelpCmd()
-	strictHelp(cmd)
+	strictHelp(cmd, map[string]topicArgs{"annotations": annotationsTopic()})
 	cmd.InitDefaultCompletionCmd()
 	for _, sub := range cmd.Commands() {
 		if !sub.Runnable() && sub.HasSubCommands() {
@@ -102,8 +105,10 @@ func wrapArgsAsUsage(cmd *cobra.Command) {
 }
 
 // strictHelp makes "azsvc help NOSUCH" a usage error (exit 64) like an
-// unknown command; cobra's own help prints a notice and exits 0.
-func strictHelp(root *cobra.Command) {
+// unknown command; cobra's own help prints a notice and exits 0. It hands
+// the arguments after a topic that takes some to it, and completes topics
+// as well as commands (cobra's completes commands only).
+func strictHelp(root *cobra.Command, withArgs map[string]topicArgs) {
 	for _, c := range root.Commands() {
 		if c.Name() != "help" {
 			continue
@@ -111,27 +116,67 @@ func strictHelp(root *cobra.Command) {
 		run := c.Run
 		c.Run = nil
 		c.RunE = func(cmd *cobra.Command, args []string) error {
-			if target, _, err := root.Find(args); len(args) > 0 && (err != nil || target == root) {
+			target, rest, err := root.Find(args)
+			if len(args) > 0 && (err != nil || target == root) {
 				return unknownHelpTopic(root, args)
+			}
+			if t, ok := withArgs[target.Name()]; ok && target.Parent() == root && len(rest) > 0 {
+				return t.run(cmd.OutOrStdout(), rest)
 			}
 			run(cmd, args)
 			return nil
 		}
+		c.ValidArgsFunction = func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return completeHelp(root, withArgs, args, toComplete), cobra.ShellCompDirectiveNoFileComp
+		}
 	}
+}
+
+// completeHelp completes `azsvc help [TOPIC [ARG]]`: the commands and
+// topics, then the arguments of a topic that takes one.
+func completeHelp(root *cobra.Command, withArgs map[string]topicArgs, args []string, toComplete string) []cobra.Completion {
+	var out []cobra.Completion
+	switch {
+	case len(args) == 0:
+		for _, c := range root.Commands() {
+			if (c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand()) && strings.HasPrefix(c.Name(), toComplete) {
+				out = append(out, cobra.CompletionWithDesc(c.Name(), c.Short))
+			}
+		}
+	case len(args) == 1:
+		if t, ok := withArgs[args[0]]; ok {
+			for _, name := range t.complete() {
+				if strings.HasPrefix(name, toComplete) {
+					out = append(out, name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// helpTopics are the names `azsvc help` accepts: commands, then topics.
+func helpTopics(root *cobra.Command) (commands, topics []string) {
+	for _, c := range root.Commands() {
+		switch {
+		case c.IsAvailableCommand():
+			commands = append(commands, c.Name())
+		case c.IsAdditionalHelpTopicCommand():
+			topics = append(topics, c.Name())
+		}
+	}
+	return commands, topics
 }
 
 // unknownHelpTopic is the usage error for "azsvc help TOPIC" with no such
 // topic or command, naming the one probably meant ("exit codes" and
-// "exitcodes" both mean exit-codes).
+// "exitcodes" both mean exit-codes) and the topics there are.
 func unknownHelpTopic(root *cobra.Command, args []string) error {
-	var names []string
-	for _, c := range root.Commands() {
-		if c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand() {
-			names = append(names, c.Name())
-		}
+	commands, topics := helpTopics(root)
+	typed := strings.Join(args, " ")
+	exist := fmt.Sprintf("help topics: %s; commands: %s", strings.Join(topics, ", "), strings.Join(commands, ", "))
+	if best, ok := service.Closest(strings.ToLower(strings.Join(args, "-")), append(commands, topics...)); ok {
+		return usageErrorf("unknown help topic %q (did you mean azsvc help %s?); %s", typed, best, exist)
 	}
-	if best, ok := service.Closest(strings.ToLower(strings.Join(args, "-")), names); ok {
-		return usageErrorf("unknown help topic %q (did you mean azsvc help %s?)", strings.Join(args, " "), best)
-	}
-	return usageErrorf("unknown help topic %q", strings.Join(args, " "))
+	return usageErrorf("unknown help topic %q; %s", typed, exist)
 }

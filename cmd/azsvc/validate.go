@@ -25,6 +25,8 @@ type validateOptions struct {
 	Kube    kubeOptions
 	Verbose bool
 	Output  string
+	// AzureConfig, when set, is azure.json, checked as plan reads it.
+	AzureConfig string
 }
 
 func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) *cobra.Command {
@@ -51,6 +53,11 @@ skipped with a warning.
 With --from-cluster it checks the cluster's Services instead (or as well: -f
 manifests replace the cluster's Service of the same namespace/name); their
 findings point at cluster:<namespace>/<name>.
+
+With --config azure.json it also reads the cloud provider's configuration as
+render, plan and apply do: an azure.json they would stop on stops validate too,
+and a cluster in a mode azsvc does not plan (CCM's Service Gateway mode; see
+azsvc help config) exits 4.
 
 Findings go to stdout in the chosen format; a one-line summary goes to stderr.
 The exit code is 4 when there is any error, 0 when there are only warnings.`,
@@ -79,11 +86,16 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 	}
 	addFileFlag(cmd, &opts.inputOptions)
 	addKubeFlags(cmd, &opts.Kube)
+	cmd.Flags().StringVar(&opts.AzureConfig, "config", "", "the cloud provider's azure.json, to check it too (optional)")
+	_ = cmd.MarkFlagFilename("config", "json")
 	return cmd
 }
 
 func runValidate(ctx context.Context, opts *validateOptions) error {
 	raiseGCTarget(os.LookupEnv)
+	if err := checkAzureConfig(opts.IO, opts.AzureConfig); err != nil {
+		return err
+	}
 	// Validation needs the Services only: no Nodes or EndpointSlices.
 	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, kube.Kinds{}, opts.Verbose)
 	if err != nil {
@@ -111,6 +123,20 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 	if errs, _ := report.Counts(); errs > 0 {
 		return &reported{errInvalidInput}
 	}
+	return nil
+}
+
+// checkAzureConfig stops validate where render, plan and apply would stop
+// on the same azure.json, and prints the same notes; "" checks nothing.
+func checkAzureConfig(io *IOStreams, path string) error {
+	if path == "" {
+		return nil
+	}
+	notes, err := engine.CheckConfig(path)
+	if err != nil {
+		return err
+	}
+	printNotes(io, notes)
 	return nil
 }
 

@@ -60,7 +60,9 @@ func (c *Config) applyDefaults() {
 	if c.ClusterName == "" {
 		c.ClusterName = DefaultClusterName
 	}
-	c.LoadBalancerSKU = strings.ToLower(orDefault(c.LoadBalancerSKU, SKUStandard))
+	if c.LoadBalancerSKU == "" { // only empty: CCM takes "  " as a SKU (normalizeSKU)
+		c.LoadBalancerSKU = SKUStandard
+	}
 	c.BackendPoolType = orDefault(c.BackendPoolType, PoolNodeIPConfiguration)
 	c.HealthProbeMode = strings.ToLower(orDefault(c.HealthProbeMode, ProbeModeServiceNodePort))
 	if c.SharedHealthProbePort == 0 {
@@ -100,7 +102,7 @@ func (c *Config) check() error {
 	if err := c.Auth.check(); err != nil {
 		return err
 	}
-	if err := oneOf("loadBalancerSku", c.LoadBalancerSKU, SKUBasic, SKUStandard, SKUService); err != nil {
+	if err := c.normalizeSKU(); err != nil {
 		return err
 	}
 	if err := oneOf("loadBalancerBackendPoolConfigurationType", c.BackendPoolType, PoolNodeIPConfiguration, PoolNodeIP, PoolPodIP); err != nil {
@@ -111,6 +113,9 @@ func (c *Config) check() error {
 	}
 	if c.DisableOutboundSNAT && !c.Standard() {
 		return errors.New(`"disableOutboundSNAT" needs loadBalancerSku standard`)
+	}
+	if err := c.checkServiceGateway(); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for i, m := range c.MultipleStandardLoadBalancerConfigurations {

@@ -19,11 +19,13 @@ import (
 )
 
 // chunk is one YAML document of a file; line is the 0-based line of the
-// file where it starts, offset its first byte.
+// file where it starts, offset its first byte, template the Helm template
+// it was rendered from (helmTemplate), if any.
 type chunk struct {
-	line   int
-	offset int
-	data   []byte
+	line     int
+	offset   int
+	data     []byte
+	template string
 }
 
 // splitDocuments cuts a multi-document stream at "---" lines, so that a
@@ -31,7 +33,7 @@ type chunk struct {
 // stays at the start of its document. A JSON file is one document.
 func splitDocuments(data []byte, isJSON bool) []chunk {
 	if isJSON {
-		return []chunk{{0, 0, data}}
+		return []chunk{{data: data}}
 	}
 	var out []chunk
 	start, startLine, line := 0, 0, 0
@@ -42,13 +44,23 @@ func splitDocuments(data []byte, isJSON bool) []chunk {
 			next = i + end + 1
 		}
 		if i > start && isSeparator(data[i:next]) {
-			out = append(out, chunk{startLine, start, data[start:i]})
+			out = append(out, newChunk(startLine, start, data[start:i]))
 			start, startLine = i, line
 		}
 		i = next
 		line++
 	}
-	return append(out, chunk{startLine, start, data[start:]})
+	return append(out, newChunk(startLine, start, data[start:]))
+}
+
+func newChunk(line, offset int, data []byte) chunk {
+	return chunk{line: line, offset: offset, data: data, template: helmTemplate(data)}
+}
+
+// at is the position of line and column of chunk c (numbered from the
+// chunk's start).
+func (d *decoder) at(c chunk, line, column int) Position {
+	return Position{File: d.file, Line: c.line + line, Column: column, Template: c.template}
 }
 
 func isSeparator(line []byte) bool {
@@ -87,9 +99,9 @@ func (d *decoder) errorAt(c chunk, n *yaml.Node, code, msg, hint string) {
 }
 
 func (d *decoder) fieldErrorAt(c chunk, n *yaml.Node, code, field, msg, hint string) {
-	pos := Position{File: d.file, Line: c.line + 1}
+	pos := d.at(c, 1, 0)
 	if n != nil {
-		pos = Position{File: d.file, Line: c.line + n.Line, Column: n.Column}
+		pos = d.at(c, n.Line, n.Column)
 	}
 	d.res.diags = append(d.res.diags, Diagnostic{Code: code, Severity: severityOf(code), Service: d.key, Pos: pos, Field: field, Message: msg, Hint: hint})
 }
@@ -137,14 +149,14 @@ func (d *decoder) v3Group(file []byte, chunks []chunk) {
 			}
 			return
 		}
-		d.root(chunk{line: first.line}, &root)
+		d.root(chunk{line: first.line, template: templateAt(chunks, firstLine(&root))}, &root)
 	}
 }
 
 func (d *decoder) document(c chunk) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(c.data, &root); err != nil {
-		pos := Position{File: d.file, Line: c.line + 1}
+		pos := d.at(c, 1, 0)
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 			l, _ := strconv.Atoi(m[1])
@@ -166,6 +178,15 @@ func (d *decoder) document(c chunk) {
 		return
 	}
 	d.root(c, &root)
+}
+
+// firstLine is the line of a document's first content node, which lies in
+// the chunk the document came from (its "---" may not).
+func firstLine(root *yaml.Node) int {
+	if len(root.Content) > 0 {
+		return root.Content[0].Line
+	}
+	return root.Line
 }
 
 // parserMessages are the errors libyaml's parser (not its scanner) reports:
@@ -248,8 +269,8 @@ func (d *decoder) service(c chunk, obj *yaml.Node) {
 	d.duplicateKeys(c, obj)
 	s := &Service{
 		Service: &corev1.Service{},
-		Source:  Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column},
-		lazy:    &lazyPositions{root: obj, file: d.file, lineOffset: c.line},
+		Source:  d.at(c, obj.Line, obj.Column),
+		lazy:    &lazyPositions{root: obj, file: d.file, lineOffset: c.line, template: c.template},
 	}
 	if d.nonStringAnnotations(c, obj) {
 		return

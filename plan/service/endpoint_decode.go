@@ -44,8 +44,8 @@ func (d *decoder) endpoint(c chunk, obj *yaml.Node) {
 	}
 	defer func() { d.key = "" }()
 	d.duplicateKeys(c, obj) // the second value would win without a word
-	ep := &PrivateEndpoint{Source: Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column}}
-	idx := &positionIndex{file: d.file, lineOffset: c.line, m: map[string]Position{}}
+	ep := &PrivateEndpoint{Source: d.at(c, obj.Line, obj.Column)}
+	idx := &positionIndex{file: d.file, lineOffset: c.line, template: c.template, m: map[string]Position{}}
 	idx.walk("", nil, obj)
 	ep.positions = idx.m
 	x := &endpointDecoder{d: d, c: c, ep: ep}

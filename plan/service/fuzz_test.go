@@ -24,6 +24,7 @@ func addExampleSeeds(f *testing.F) {
 	}
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: a}, spec: {type: LoadBalancer}}\n"))
 	f.Add([]byte("a: &a [x]\nb: [*a, *a]\n<<: {c: d}\n"))
+	f.Add([]byte(helmStream))
 	f.Add([]byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: d\n  annotations: {a: \"1\", a: \"2\", azure-load-balancer-internal: \"true\"}\nspec: {type: LoadBalancer, ports: []}\n"))
 	f.Add([]byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n  creationTimestamp: 2024-01-02T03:04:05Z\n  labels: {v: \"1\"}\nspec:\n  ports: [{port: 80.0, targetPort: http, nodePort: 0x7530}, {port: 81}]\n  ports: [{protocol: UDP}]\n  allocateLoadBalancerNodePorts: false\n  sessionAffinityConfig: {clientIP: {timeoutSeconds: 10800}}\nstatus: {loadBalancer: {ingress: [{ip: 1.2.3.4}]}}\n"))
 }
@@ -38,6 +39,9 @@ func FuzzLoad(f *testing.F) {
 		for _, d := range ds {
 			if d.Pos.File != "fuzz.yaml" || d.Code == "" || d.Message == "" {
 				t.Fatalf("bad diagnostic %+v", d)
+			}
+			if d.Pos.Template != "" && !bytes.Contains(data, []byte(helmSourcePrefix+d.Pos.Template)) {
+				t.Fatalf("diagnostic names template %q, which no Source comment does", d.Pos.Template)
 			}
 			if len(d.Message)+len(d.Hint) > 4096 {
 				t.Fatalf("a %d-byte diagnostic: values must be cut (quote.Value): %.300q", len(d.Message)+len(d.Hint), d.Message)

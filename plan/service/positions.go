@@ -22,6 +22,7 @@ type lazyPositions struct {
 	root       *yaml.Node
 	file       string
 	lineOffset int
+	template   string
 }
 
 // indexPositions fills s.positions from the YAML tree, once; safe for
@@ -32,7 +33,7 @@ func (s *Service) indexPositions() {
 		return
 	}
 	l.once.Do(func() {
-		idx := &positionIndex{file: l.file, lineOffset: l.lineOffset, m: make(map[string]Position, 64)}
+		idx := &positionIndex{file: l.file, lineOffset: l.lineOffset, template: l.template, m: make(map[string]Position, 64)}
 		idx.walk("", nil, l.root)
 		s.positions = idx.m
 		l.root = nil
@@ -43,11 +44,12 @@ func (s *Service) indexPositions() {
 type positionIndex struct {
 	file       string
 	lineOffset int
+	template   string
 	m          map[string]Position
 }
 
 func (x *positionIndex) pos(n *yaml.Node) Position {
-	return Position{File: x.file, Line: n.Line + x.lineOffset, Column: n.Column}
+	return Position{File: x.file, Line: n.Line + x.lineOffset, Column: n.Column, Template: x.template}
 }
 
 // walk indexes node (the value found at path).

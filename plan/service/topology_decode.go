@@ -19,7 +19,7 @@ import (
 // error, as the API server's strict field validation makes it.
 func (d *decoder) node(c chunk, obj *yaml.Node) {
 	d.duplicateKeys(c, obj)
-	n := &Node{Node: &corev1.Node{}, Source: Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column}}
+	n := &Node{Node: &corev1.Node{}, Source: d.at(c, obj.Line, obj.Column)}
 	if !d.strictDecode(c, obj, n.Node, NodeKind) {
 		return
 	}
@@ -49,7 +49,7 @@ func (d *decoder) node(c chunk, obj *yaml.Node) {
 // endpointSlice decodes an EndpointSlice (discovery.k8s.io/v1) strictly.
 func (d *decoder) endpointSlice(c chunk, obj *yaml.Node) {
 	d.duplicateKeys(c, obj)
-	e := &EndpointSlice{EndpointSlice: &discoveryv1.EndpointSlice{}, Source: Position{File: d.file, Line: c.line + obj.Line, Column: obj.Column}}
+	e := &EndpointSlice{EndpointSlice: &discoveryv1.EndpointSlice{}, Source: d.at(c, obj.Line, obj.Column)}
 	if !d.strictDecode(c, obj, e.EndpointSlice, EndpointSliceKind) {
 		return
 	}
@@ -68,7 +68,7 @@ func (d *decoder) endpointSlice(c chunk, obj *yaml.Node) {
 			e.nodeNameAt = make([]Position, len(e.Endpoints))
 		}
 		n := nodeAtPath(obj, "endpoints["+strconv.Itoa(i)+"].nodeName")
-		e.nodeNameAt[i] = Position{File: d.file, Line: c.line + n.Line, Column: n.Column}
+		e.nodeNameAt[i] = d.at(c, n.Line, n.Column)
 	}
 	if e.ServiceKey() == "" {
 		d.fieldErrorAt(c, nodeAtPath(obj, "metadata"), CodeSliceWithoutName, "metadata.labels",

@@ -15,9 +15,24 @@ type Position struct {
 	File   string `json:"file"`
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
+	// Template is the Helm template the document was rendered from, as
+	// the "# Source:" comment helm template writes before it names it
+	// (helm.go); "" for other input. Line and Column stay in File: a line
+	// of helm's output maps to no line of the template.
+	Template string `json:"template,omitempty"`
 }
 
+// String is file:line:col, or for a rendered Helm template
+// "chart/templates/svc.yaml (from <stdin>:12:5)".
 func (p Position) String() string {
+	if p.Template != "" {
+		return p.Template + " (from " + p.InFile() + ")"
+	}
+	return p.InFile()
+}
+
+// InFile is file:line:col, without the template.
+func (p Position) InFile() string {
 	switch {
 	case p.Line == 0:
 		return p.File
@@ -25,6 +40,16 @@ func (p Position) String() string {
 		return fmt.Sprintf("%s:%d", p.File, p.Line)
 	}
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Origin names where an object came from, without a line: its file, or
+// its Helm template and the file helm's output was read from
+// ("shop/templates/services.yaml from <stdin>").
+func (p Position) Origin() string {
+	if p.Template != "" {
+		return p.Template + " from " + p.File
+	}
+	return p.File
 }
 
 // Service is a decoded Service with the positions of its fields.

@@ -32,6 +32,9 @@ type jsonDiagnostic struct {
 	Service    string           `json:"service,omitempty"`
 	Field      string           `json:"field,omitempty"`
 	Range      *jsonRange       `json:"range,omitempty"`
+	// Template is the Helm template a document of helm template's output
+	// came from; range stays in that output.
+	Template string `json:"template,omitempty"`
 }
 
 type jsonRange struct {
@@ -69,6 +72,7 @@ func JSON(w io.Writer, r Report) error {
 			Service:    d.Service,
 			Field:      d.Field,
 			Range:      newJSONRange(d.Pos, src),
+			Template:   d.Pos.Template,
 		})
 	}
 	enc := json.NewEncoder(w)

@@ -61,7 +61,11 @@ func SARIF(w io.Writer, r Report, opts SARIFOptions) error {
 	}
 	results := make([]sarifResult, 0, len(diags))
 	for _, d := range diags {
-		results = append(results, newSARIFResult(d, index[d.Code], sarifURI(d.Pos.File, opts.BaseDir, opts.WorkDir)))
+		file := d.Pos.File
+		if d.Pos.Template != "" {
+			file = d.Pos.Template
+		}
+		results = append(results, newSARIFResult(d, index[d.Code], sarifURI(file, opts.BaseDir, opts.WorkDir)))
 	}
 	log := sarifLog{
 		Schema:  sarifSchema,
@@ -112,18 +116,27 @@ func sarifRules(known []Rule, diags []service.Diagnostic) []sarifRule {
 }
 
 func newSARIFResult(d service.Diagnostic, ruleIndex int, uri string) sarifResult {
-	loc := sarifLocation{PhysicalLocation: sarifPhysical{
-		ArtifactLocation: sarifArtifact{URI: uri},
+	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uri}}}
+	if d.Pos.Template == "" {
 		// GitHub rejects results without a region (GH1003); a finding
 		// about a whole file points at its first line.
-		Region: sarifRegion{StartLine: max(d.Pos.Line, 1), StartColumn: max(d.Pos.Column, 1)},
-	}}
+		loc.PhysicalLocation.Region = &sarifRegion{StartLine: max(d.Pos.Line, 1), StartColumn: max(d.Pos.Column, 1)}
+	}
+	// A result in helm template's output is placed on its template, a
+	// whole file: no line of the output maps to one of the template, so
+	// none is invented; the message says where in the output it stands.
 	if u, err := url.Parse(uri); err == nil && !u.IsAbs() && !strings.HasPrefix(uri, "/") {
 		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
 	}
 	text := d.Message
 	if d.Hint != "" {
 		text += "\nHint: " + d.Hint
+	}
+	if d.Pos.Template != "" {
+		text += "\nIn helm template's output: " + d.Pos.InFile()
+		if d.Service != "" {
+			text += " (" + d.Service + ")"
+		}
 	}
 	return sarifResult{
 		RuleID:              d.Code,

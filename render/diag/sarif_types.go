@@ -66,7 +66,9 @@ type sarifLocation struct {
 
 type sarifPhysical struct {
 	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           sarifRegion   `json:"region"`
+	// Region is nil for a location that is a whole file (SARIF 2.1.0
+	// §3.29.1: a physicalLocation without a region is the whole artifact).
+	Region *sarifRegion `json:"region,omitempty"`
 }
 
 type sarifArtifact struct {

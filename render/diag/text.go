@@ -50,9 +50,10 @@ func writeTextDiagnostic(w *bufio.Writer, d service.Diagnostic, line []byte, hav
 	}
 	// A long message goes on indented lines after the first, so no line is
 	// wider than style.MaxColumns; the first keeps the compiler form.
-	prefix := location(d.Pos) + ": " + plainLabel + ": "
+	where := diagLocation(d)
+	prefix := where + ": " + plainLabel + ": "
 	lines := wrapAfter(prefix, quote.Text(d.Message), "    ")
-	fmt.Fprintf(w, "%s: %s: %s\n", st.Bold(location(d.Pos)), label, st.Bold(lines[0]))
+	fmt.Fprintf(w, "%s: %s: %s\n", st.Bold(where), label, st.Bold(lines[0]))
 	for _, l := range lines[1:] {
 		fmt.Fprintln(w, st.Bold(l))
 	}
@@ -94,5 +95,20 @@ func location(p service.Position) string {
 	if p.File == "" {
 		return "<input>"
 	}
-	return quote.Text(p.String())
+	return quote.Text(p.InFile())
+}
+
+// diagLocation is where a finding stands: file:line:col, or for a document
+// helm template rendered the template first, since that is the file to
+// edit, then the object and the place in helm's output:
+// "chart/templates/svc.yaml (shop/web, from <stdin>:12:5)".
+func diagLocation(d service.Diagnostic) string {
+	if d.Pos.Template == "" {
+		return location(d.Pos)
+	}
+	obj := ""
+	if d.Service != "" {
+		obj = d.Service + ", "
+	}
+	return quote.Text(d.Pos.Template + " (" + obj + "from " + d.Pos.InFile() + ")")
 }

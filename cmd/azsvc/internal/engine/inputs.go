@@ -224,6 +224,24 @@ func readConfig(s Settings) ([]byte, error) {
 	return readBounded(s.AzureConfig, MaxConfigSize, "cluster configuration")
 }
 
+// CheckConfig reads and parses the azure.json at path on its own, for
+// validate: the configuration errors and refusals plan would stop on
+// (cluster.ErrNotModelled among them), and the notes it would print.
+func CheckConfig(path string) ([]string, error) {
+	data, err := readConfig(Settings{AzureConfig: path})
+	if err != nil {
+		return nil, err
+	}
+	_, notes, err := cluster.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i, n := range notes {
+		notes[i] = path + ": " + n
+	}
+	return notes, nil
+}
+
 func parseConfig(s Settings, data []byte) (*cluster.Config, []string, bool, error) {
 	cfg, notes, err := cluster.Parse(data)
 	if err != nil {

@@ -20,10 +20,10 @@ func ViewFor(p *plan.Plan, in *Inputs, target string, files []string) planview.I
 	cfg := in.Config
 	sources := map[string]string{}
 	for _, s := range in.Service.Services {
-		sources[s.Key()] = s.Source.File
+		sources[s.Key()] = s.Source.Origin()
 	}
 	for _, ep := range in.Service.Endpoints {
-		sources[ep.Owner()] = ep.Source.File
+		sources[ep.Owner()] = ep.Source.Origin()
 	}
 	return planview.Input{
 		Plan: p,
