@@ -162,7 +162,7 @@ func sarifRules() []diag.Rule {
 	rules := service.Rules()
 	out := make([]diag.Rule, len(rules))
 	for i, r := range rules {
-		out[i] = diag.Rule{ID: r.Code, Summary: r.Title, Level: r.Severity}
+		out[i] = diag.Rule{ID: r.Code, Summary: r.Title, Description: r.Description, Help: r.Help, Level: r.Severity}
 	}
 	return out
 }

@@ -169,23 +169,39 @@ const (
 	CodeUIDUntied = "AZSVC3030"
 )
 
-// Rule describes a diagnostic code.
+// Rule describes a diagnostic code. Description (what goes wrong) and Help
+// (the fix) are markdown with code spans only (codes_help.go).
 type Rule struct {
-	Code     string   `json:"code"`
-	Severity Severity `json:"severity"`
-	Title    string   `json:"title"`
+	Code        string   `json:"code"`
+	Severity    Severity `json:"severity"`
+	Title       string   `json:"title"`
+	Description string   `json:"description,omitempty"`
+	Help        string   `json:"help,omitempty"`
+}
+
+// ruleRow is a line of the code tables.
+type ruleRow struct {
+	Code     string
+	Severity Severity
+	Title    string
 }
 
 // Rules lists every diagnostic code, sorted by code.
 func Rules() []Rule {
-	rules := append(append(append(serviceRules(), endpointRules()...), topologyRules()...), refusalRules()...)
+	rows := append(append(append(serviceRules(), endpointRules()...), topologyRules()...), refusalRules()...)
+	help := ruleHelp()
+	rules := make([]Rule, len(rows))
+	for i, r := range rows {
+		h := help[r.Code]
+		rules[i] = Rule{Code: r.Code, Severity: r.Severity, Title: r.Title, Description: h[0], Help: h[1]}
+	}
 	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
 	return rules
 }
 
-func serviceRules() []Rule {
+func serviceRules() []ruleRow {
 	e, w := SeverityError, SeverityWarning
-	return []Rule{
+	return []ruleRow{
 		{CodeMalformed, e, "malformed YAML or JSON"},
 		{CodeWrongType, e, "field has the wrong type"},
 		{CodeNoName, e, "Service has no metadata.name"},

@@ -49,9 +49,9 @@ const (
 )
 
 // endpointRules describes the PrivateEndpoint codes.
-func endpointRules() []Rule {
+func endpointRules() []ruleRow {
 	e, w := SeverityError, SeverityWarning
-	return []Rule{
+	return []ruleRow{
 		{CodeDuplicateEndpoint, e, "duplicate PrivateEndpoint namespace/name"},
 		{CodeMissingField, e, "required PrivateEndpoint field missing"},
 		{CodeUnknownField, e, "unknown PrivateEndpoint field"},

@@ -211,10 +211,13 @@ func TestRulesTable(t *testing.T) {
 	seen := map[string]bool{}
 	prev := ""
 	for _, r := range Rules() {
-		if seen[r.Code] || r.Code <= prev || r.Title == "" || r.Severity != severityOf(r.Code) {
+		if seen[r.Code] || r.Code <= prev || r.Title == "" || r.Severity != severityOf(r.Code) || r.Description == "" || r.Help == "" {
 			t.Errorf("bad rule %+v (after %s)", r, prev)
 		}
 		seen[r.Code], prev = true, r.Code
+	}
+	if n := len(ruleHelp()); n != len(seen) {
+		t.Errorf("ruleHelp explains %d codes, Rules has %d", n, len(seen))
 	}
 }
 
