@@ -118,10 +118,10 @@ func exitCodeTable() []struct {
 		code    int
 		meaning string
 	}{
-		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written)."},
+		{exitOK, "success. validate: no errors (warnings alone exit 0, unless --fail-on warning). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written)."},
 		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Also apply declined at the prompt (\"Apply cancelled.\"), as in Terraform. Nothing is known to have changed."},
 		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
-		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused). Nothing was applied."},
+		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused). With --fail-on warning (validate, render, plan, apply), any warning too. Nothing was applied."},
 		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned. Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
 		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on, --prune over an input without Services or over part of a cluster."},

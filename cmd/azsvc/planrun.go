@@ -43,10 +43,15 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		view.Since = opts.Since
 	}
 	md := planview.MarkdownOptions{RunURL: ciRunURL(os.LookupEnv)}
-	if opts.Out != "" && (in.HasErrors() || refused != nil) {
+	failWarn := opts.FailOn.failsOnWarnings(in.Diagnostics)
+	switch {
+	case opts.Out == "":
+	case in.HasErrors() || refused != nil:
 		fmt.Fprintf(opts.IO.ErrOut, "Not saved to %s: a plan with errors cannot be applied. Fix them and plan again.\n", opts.Out)
+	case failWarn:
+		fmt.Fprintf(opts.IO.ErrOut, "Not saved to %s: --fail-on warning, and the input has warnings.\n", opts.Out)
 	}
-	if opts.Out != "" && !in.HasErrors() && refused == nil {
+	if opts.Out != "" && !in.HasErrors() && refused == nil && !failWarn {
 		saved, err := engine.Save(opts.Out, p, res, in, tg, view.Since)
 		if err != nil {
 			return err
@@ -65,6 +70,8 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		return &reported{errInvalidInput}
 	case refused != nil:
 		return &reported{refused} // the plan lists the refusals
+	case failWarn:
+		return failedOnWarnings(opts.IO, in.Diagnostics, "")
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
 		return &reported{errChangesPresent}
 	}

@@ -25,6 +25,7 @@ type validateOptions struct {
 	Kube    kubeOptions
 	Verbose bool
 	Output  string
+	FailOn  failOn
 }
 
 func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) *cobra.Command {
@@ -53,7 +54,9 @@ manifests replace the cluster's Service of the same namespace/name); their
 findings point at cluster:<namespace>/<name>.
 
 Findings go to stdout in the chosen format; a one-line summary goes to stderr.
-The exit code is 4 when there is any error, 0 when there are only warnings.`,
+The exit code is 4 when there is any error, 0 when there are only warnings;
+with --fail-on warning (for CI, as tflint and kube-linter have it), warnings
+exit 4 too.`,
 		Example: `  # Validate every manifest under deploy/
   azsvc validate -f deploy/
 
@@ -62,6 +65,9 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 
   # Upload findings to GitHub code scanning
   azsvc validate -f deploy/ -o sarif > azsvc.sarif
+
+  # In CI: fail on warnings as well as errors
+  azsvc validate -f deploy/ --fail-on warning
 
   # Machine-readable findings, in Terraform's validate -json shape
   azsvc validate -f deploy/ -o json
@@ -79,6 +85,7 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 	}
 	addFileFlag(cmd, &opts.inputOptions)
 	addKubeFlags(cmd, &opts.Kube)
+	addFailOnFlag(cmd, &opts.FailOn)
 	return cmd
 }
 
@@ -110,6 +117,9 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 	fmt.Fprintln(opts.IO.ErrOut, diag.Summary(report, opts.IO.ErrStyle()))
 	if errs, _ := report.Counts(); errs > 0 {
 		return &reported{errInvalidInput}
+	}
+	if opts.FailOn.failsOnWarnings(report.Diagnostics) {
+		return failedOnWarnings(opts.IO, report.Diagnostics, "")
 	}
 	return nil
 }

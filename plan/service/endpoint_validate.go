@@ -77,7 +77,7 @@ func (v *endpointChecker) names() {
 		}
 	}
 	const subnetShape = "/subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
-	if _, ok := v.ep.Subnet(); !ok {
+	if _, ok := v.ep.subnetShape(); !ok {
 		v.add(CodeInvalidARMID, "spec.subnetID", fmt.Sprintf("spec.subnetID %s is not a subnet ID", quote.Value(s.SubnetID)), "write "+subnetShape)
 	} else if p := armPathProblem(s.SubnetID); p != "" {
 		v.add(CodeInvalidARMID, "spec.subnetID", fmt.Sprintf("spec.subnetID %s %s; the endpoint's ID and URL are made from it", quote.Value(s.SubnetID), p), "write "+subnetShape)

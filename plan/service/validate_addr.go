@@ -40,7 +40,7 @@ func (c valueRules) additionalIPs() {
 			continue
 		}
 		msg := fmt.Sprintf("%s: entry %s is not an IP address: CCM fails the reconcile", AnnAdditionalPublicIPs, quote.Value(item))
-		hint := listHint(item, "20.62.13.8,20.62.13.9", "2001:db8::8,2001:db8::9")
+		hint := listHint(item, "write IP addresses separated by commas, e.g. 20.62.13.8,20.62.13.9", "write IP addresses separated by commas, e.g. 2001:db8::8,2001:db8::9")
 		if trimmed := strings.TrimSpace(item); trimmed != item {
 			if _, err := netip.ParseAddr(trimmed); err == nil {
 				msg += " (CCM splits the list on \",\" and does not trim the entries)"

@@ -102,3 +102,26 @@ spec:
 		t.Errorf("a list-valued annotation must be left out, not read as a string")
 	}
 }
+
+// TestListHints: an entry holding a space is rewritten with commas, and an
+// IPv6 entry gets an IPv6 example (issue 22).
+func TestListHints(t *testing.T) {
+	tests := []struct{ key, value, want string }{
+		{AnnAllowedIPRanges, `"10.0.0.0/8 10.1.0.0/16"`, "separate entries with commas: 10.0.0.0/8,10.1.0.0/16"},
+		{AnnAllowedIPRanges, `"2001:db8::/32 2001:db8:1::/48"`, "separate entries with commas: 2001:db8::/32,2001:db8:1::/48"},
+		{AnnLoadBalancerSourceRanges, `"fd00::1::/64"`, "write a CIDR such as 2001:db8::/32"},
+		{AnnAllowedIPRanges, "not-a-cidr", "write a CIDR such as 203.0.113.0/24"},
+		{AnnAdditionalPublicIPs, `"20.62.13.8 20.62.13.9"`, "separate entries with commas: 20.62.13.8,20.62.13.9"},
+		{AnnAdditionalPublicIPs, `"20.62.13.8, 20.62.13.9"`, "separate entries with commas only, without spaces: 20.62.13.8,20.62.13.9"},
+		{AnnAdditionalPublicIPs, `"2001:db8::8, 2001:db8::9"`, "separate entries with commas only, without spaces: 2001:db8::8,2001:db8::9"},
+		{AnnAdditionalPublicIPs, `"2001:db8::g"`, "e.g. 2001:db8::8,2001:db8::9"},
+		{AnnAllowedServiceTags, `"Internet AzureCloud"`, "separate entries with commas: Internet,AzureCloud"},
+	}
+	for _, tt := range tests {
+		rc := ruleCase{ann: [][2]string{{tt.key, tt.value}}}
+		ds := Validate(Decode("h.yaml", []byte(rc.manifest())).Services)
+		if len(ds) != 1 || !strings.Contains(ds[0].Hint, tt.want) {
+			t.Errorf("%s: %s: got %v, want a hint with %q", tt.key, tt.value, ds, tt.want)
+		}
+	}
+}

@@ -165,11 +165,5 @@ func cidrHint(item string, commaList bool) string {
 	if fields := strings.Fields(item); len(fields) > 1 && !commaList {
 		return "write each CIDR as a list item of its own: [" + strings.Join(fields, ", ") + "]"
 	}
-	if commaList {
-		return listHint(item, "203.0.113.0/24,198.51.100.0/24", "2001:db8::/32,2001:db8:1::/48")
-	}
-	if strings.Contains(item, ":") {
-		return "write a CIDR such as 2001:db8::/32"
-	}
-	return "write a CIDR such as 203.0.113.0/24"
+	return listHint(item, "write a CIDR such as 203.0.113.0/24", "write a CIDR such as 2001:db8::/32")
 }

@@ -75,7 +75,7 @@ func fixture() Report {
 
 func TestGolden(t *testing.T) {
 	sarifOpts := SARIFOptions{
-		Tool:    Tool{Name: "azsvc", Version: "1.2.3", InformationURI: "https://github.com/azsvc/azsvc"},
+		Tool: Tool{Name: "azsvc", Version: "1.2.3", InformationURI: "https://github.com/azsvc/azsvc"},
 		Rules: []Rule{{ID: "AZSVC1001", Name: "UnknownAnnotation", Summary: "Unknown Azure annotation", Level: service.SeverityError,
 			Description: "An `azure-*` annotation CCM does not know is ignored.", Help: "Rename the key to the one suggested."}},
 		BaseDir: "/src",
