@@ -75,13 +75,14 @@ func exitCode(ctx context.Context, err error) int {
 		te *engine.TargetError
 		fe *engine.FocusError
 		pe *engine.EmptyPruneError
+		oe *engine.OutPathError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, apply.ErrInterrupted):
 		return exitInterrupted
-	case errors.As(err, &ue), errors.As(err, &te), errors.As(err, &fe), errors.As(err, &pe):
+	case errors.As(err, &ue), errors.As(err, &te), errors.As(err, &fe), errors.As(err, &pe), errors.As(err, &oe):
 		return exitUsage
 	case errors.Is(err, errChangesPresent):
 		return exitChanges
@@ -124,7 +125,7 @@ func exitCodeTable() []struct {
 		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused). With --fail-on warning (validate, render, plan, apply), any warning too. Nothing was applied."},
 		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned. Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
-		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on, --prune over an input without Services or over part of a cluster."},
+		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on, --prune over an input without Services or over part of a cluster, plan --out naming anything but a regular file (a device, FIFO, socket or directory)."},
 		{exitInterrupted, "interrupted (Ctrl-C or SIGTERM). An interrupted apply stops after the operation in flight and reports what was done."},
 	}
 }

@@ -21,6 +21,11 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	if opts.Cluster.AzureConfig == "" { // before reaching the cluster
 		return noAzureConfig()
 	}
+	if opts.Out != "" {
+		if err := engine.CheckOutPath(opts.Out); err != nil {
+			return err
+		}
+	}
 	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, allKinds, opts.Target.Verbose > 0)
 	if err != nil {
 		return err
