@@ -103,8 +103,8 @@ func notSavedPlan(file, use string, loadErr error) error {
 	}
 	defer f.Close()
 	head, err := io.ReadAll(io.LimitReader(f, maxSniff))
-	if err != nil || !looksLikeManifest(file, head) {
-		return nil
+	if err != nil || planfile.LooksSaved(head) || !looksLikeManifest(file, head) {
+		return nil // a damaged plan holds manifests too: ErrNotPlanFile says it
 	}
 	return usageErrorf("%s is a manifest, not a saved plan: use %s -f %s", file, use, shellWord(file))
 }
