@@ -125,3 +125,15 @@ func TestListHints(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedProtocolsKey: older charts' azure-load-balancer-mixed-protocols
+// is a warning that CCM no longer reads it, not an unknown key with a
+// did-you-mean pointing at azure-load-balancer-configurations (issue 22).
+func TestMixedProtocolsKey(t *testing.T) {
+	rc := ruleCase{ann: [][2]string{{AnnMixedProtocols, `"true"`}}}
+	ds := Validate(Decode("m.yaml", []byte(rc.manifest())).Services)
+	if len(ds) != 1 || ds[0].Severity != SeverityWarning || !strings.Contains(ds[0].Message, "CCM no longer reads it") ||
+		strings.Contains(ds[0].Message+ds[0].Hint, "did you mean") || strings.Contains(ds[0].Hint, "configurations") {
+		t.Errorf("got %v", ds)
+	}
+}
