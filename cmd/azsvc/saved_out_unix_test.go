@@ -36,7 +36,7 @@ func TestPlanOutNeverReplacesSpecialFiles(t *testing.T) {
 	for _, tt := range []struct {
 		path, what string
 		mode       os.FileMode
-	}{{fifo, "a FIFO", os.ModeNamedPipe}, {sock, "a socket", os.ModeSocket}, {sub, "a directory", os.ModeDir}} {
+	}{{fifo, "a named pipe (FIFO)", os.ModeNamedPipe}, {sock, "a socket", os.ModeSocket}, {sub, "a directory", os.ModeDir}} {
 		res := c.run(exampleArgs(c, "public-basic", "plan", "--out", tt.path)...)
 		if res.code != exitUsage || !strings.Contains(res.stderr, "--out "+tt.path+" is "+tt.what) {
 			t.Errorf("plan --out %s: exit %d, stderr %s", tt.what, res.code, res.stderr)

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/azsvc/azsvc/plan/service"
 )
 
 // OutPathError is a plan --out target azsvc will not write: anything but a
@@ -14,7 +16,7 @@ import (
 // go nowhere. A usage error (exit 64).
 type OutPathError struct {
 	Path string
-	What string // "a FIFO", "a directory", ...
+	What string // service.FileKind: "a named pipe (FIFO)", "a directory", ...
 }
 
 func (e *OutPathError) Error() string {
@@ -33,21 +35,7 @@ func CheckOutPath(path string) error {
 	case fi.Mode().IsRegular():
 		return nil
 	}
-	return &OutPathError{Path: path, What: fileKind(fi.Mode())}
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
+	return &OutPathError{Path: path, What: service.FileKind(fi.Mode())}
 }
 
 // writeFileAtomic writes data to a new file beside path and renames it
