@@ -2,8 +2,8 @@ package plan
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"encoding/hex"
+	"fmt"
 	"hash/fnv"
 	"strconv"
 	"strings"

@@ -131,6 +131,9 @@ func (a *app) output(cmd *cobra.Command) (string, error) {
 	if name, value, ok := strings.Cut(out, "="); ok && cmd.Flags().Lookup("o"+name) != nil {
 		return "", usageErrorf("unknown output format %q: use one of %s (did you mean --o%s %s?)", out, joinOr(allowed), name, value)
 	}
+	if cmd.Flags().Lookup("o"+out) != nil { // -out with nothing after it
+		return "", usageErrorf("unknown output format %q: use one of %s (did you mean --o%s FILE?)", out, joinOr(allowed), out)
+	}
 	if best, ok := service.Closest(strings.ToLower(out), allowed); ok {
 		return "", usageErrorf("unknown output format %q: use one of %s (did you mean -o %s?)", out, joinOr(allowed), best)
 	}

@@ -24,6 +24,7 @@ type applyOptions struct {
 	// UpdateStatus writes status.loadBalancer.ingress after a successful apply.
 	UpdateStatus bool
 	Output       string
+	FailOn       failOn
 }
 
 func newApplyCmd(a *app, runF func(context.Context, *applyOptions) error) *cobra.Command {
@@ -113,6 +114,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 	addFocusFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
+	addFailOnFlag(cmd, &opts.FailOn)
 	f := cmd.Flags()
 	f.BoolVar(&opts.AutoApprove, "auto-approve", false, "apply without asking for confirmation")
 	f.BoolVar(&opts.NoLock, "no-lock", false, "do not take the cloud controller manager's lease (kube-system/aks-managed-resource-locker)")

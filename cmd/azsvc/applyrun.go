@@ -28,9 +28,8 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	if in.HasErrors() {
-		reportDiagnostics(opts.IO, in)
-		return &reported{errInvalidInput}
+	if err := opts.inputRefused(in); err != nil {
+		return err
 	}
 	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
 	refused := refusal(err)
@@ -38,9 +37,8 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 		return err
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
-	if in.HasErrors() { // found with ARM's help: a UID Azure cannot tell (adoptUIDs)
-		reportDiagnostics(opts.IO, in)
-		return &reported{errInvalidInput}
+	if err := opts.inputRefused(in); err != nil { // found with ARM's help: a UID Azure cannot tell (adoptUIDs)
+		return err
 	}
 	// The plan goes to stderr under -o json, which keeps stdout JSON Lines.
 	planOut := opts.IO.Out
@@ -104,6 +102,9 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := opts.inputRefused(in); err != nil {
+		return err
+	}
 	tg, err := engine.OpenTarget(ctx, s, in)
 	if err != nil {
 		return err
@@ -135,6 +136,20 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 		return engine.CheckSaved(ctx, saved, in, tg)
 	}}
 	return w.run(ctx)
+}
+
+// inputRefused reports in's findings when they stop apply before anything
+// is written: errors, or warnings under --fail-on warning (exit 4).
+func (o *applyOptions) inputRefused(in *engine.Inputs) error {
+	switch {
+	case in.HasErrors():
+		reportDiagnostics(o.IO, in)
+		return &reported{errInvalidInput}
+	case o.FailOn.failsOnWarnings(in.Diagnostics):
+		reportDiagnostics(o.IO, in)
+		return failedOnWarnings(o.IO, in.Diagnostics, "nothing was applied")
+	}
+	return nil
 }
 
 // confirm asks "Do you want to perform these actions?" on a terminal; with

@@ -21,12 +21,27 @@ func inputArgs(cmd *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
+	if err := singleDashFlag(cmd, args[0]); err != nil {
+		return err
+	}
 	flags := make([]string, len(args))
 	for i, arg := range args {
 		flags[i] = "-f " + shellWord(arg)
 	}
 	return usageErrorf("unexpected argument %q: %s reads manifests with -f: %s %s",
 		args[0], cmd.Name(), cmd.CommandPath(), strings.Join(flags, " "))
+}
+
+// singleDashFlag catches Terraform's single-dash -out FILE: pflag reads it
+// as -o ut and FILE as an argument, so the user would be told about the
+// argument, not the flag. arg is the first argument.
+func singleDashFlag(cmd *cobra.Command, arg string) error {
+	o := cmd.Flag("output")
+	if o == nil || !o.Changed || o.Value.String() == "" || cmd.Flags().Lookup("o"+o.Value.String()) == nil {
+		return nil
+	}
+	return usageErrorf("unknown output format %q: use one of %s (did you mean --o%s %s?)",
+		o.Value.String(), joinOr(outputFormats(cmd.Name())), o.Value.String(), shellWord(arg))
 }
 
 // savedPlanArg is show's positional-argument check: exactly one saved
@@ -88,8 +103,8 @@ func notSavedPlan(file, use string, loadErr error) error {
 	}
 	defer f.Close()
 	head, err := io.ReadAll(io.LimitReader(f, maxSniff))
-	if err != nil || !looksLikeManifest(file, head) {
-		return nil
+	if err != nil || planfile.LooksSaved(head) || !looksLikeManifest(file, head) {
+		return nil // a damaged plan holds manifests too: ErrNotPlanFile says it
 	}
 	return usageErrorf("%s is a manifest, not a saved plan: use %s -f %s", file, use, shellWord(file))
 }

@@ -73,6 +73,7 @@ func TestConfigValueTypes(t *testing.T) {
 	writeFile(t, filepath.Join(c.dir, "azsvc.yaml"), `
 filename: [a.yaml, b/]
 prune: true
+fail-on: warning
 plan:
   output: json
   out: saved.json
@@ -92,6 +93,7 @@ config: azure.json
 		Target: targetOptions{Target: "auto", State: "state.json", Prune: true, Origins: map[string]engine.Origin{
 			"config":            {Rank: engine.RankFile, Where: "azsvc.yaml (config)"},
 			"detailed-exitcode": {Rank: engine.RankEnv, Where: "env AZSVC_PLAN_DETAILED_EXITCODE"},
+			"fail-on":           {Rank: engine.RankFile, Where: "azsvc.yaml (fail-on)"},
 			"filename":          {Rank: engine.RankFile, Where: "azsvc.yaml (filename)"},
 			"out":               {Rank: engine.RankFile, Where: "azsvc.yaml (plan.out)"},
 			"output":            {Rank: engine.RankFile, Where: "azsvc.yaml (plan.output)"},
@@ -99,6 +101,7 @@ config: azure.json
 			"state":             {Rank: engine.RankEnv, Where: "env AZSVC_STATE"},
 		}},
 		DetailedExitcode: true,
+		FailOn:           failOnWarning,
 		Out:              "saved.json",
 		Output:           "json",
 	}

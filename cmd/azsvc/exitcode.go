@@ -76,13 +76,14 @@ func exitCode(ctx context.Context, err error) int {
 		te *engine.TargetError
 		fe *engine.FocusError
 		pe *engine.EmptyPruneError
+		oe *engine.OutPathError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, apply.ErrInterrupted):
 		return exitInterrupted
-	case errors.As(err, &ue), errors.As(err, &te), errors.As(err, &fe), errors.As(err, &pe):
+	case errors.As(err, &ue), errors.As(err, &te), errors.As(err, &fe), errors.As(err, &pe), errors.As(err, &oe):
 		return exitUsage
 	case errors.Is(err, errChangesPresent):
 		return exitChanges
@@ -91,7 +92,7 @@ func exitCode(ctx context.Context, err error) int {
 	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrLockLost) && appliedSome(err),
 		errors.Is(err, apply.ErrPartial):
 		return exitPartial
-	case errors.Is(err, apply.ErrStale), errors.Is(err, planfile.ErrModified):
+	case errors.Is(err, apply.ErrStale), errors.Is(err, planfile.ErrModified), errors.Is(err, planfile.ErrNotPlanFile):
 		return exitStale
 	}
 	return exitRuntime
@@ -119,13 +120,13 @@ func exitCodeTable() []struct {
 		code    int
 		meaning string
 	}{
-		{exitOK, "success. validate: no errors (warnings alone exit 0). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written)."},
+		{exitOK, "success. validate: no errors (warnings alone exit 0, unless --fail-on warning). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written)."},
 		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Also apply declined at the prompt (\"Apply cancelled.\"), as in Terraform. Nothing is known to have changed."},
 		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
-		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused), or an azure.json in a mode azsvc does not plan (CCM's Service Gateway mode, azsvc help config). Nothing was applied."},
-		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned. Nothing was applied; plan again."},
+		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused), or an azure.json in a mode azsvc does not plan (CCM's Service Gateway mode, azsvc help config), or an apply whose plan needs values the API server assigns (a UID, node port or node IPs the input lacks: plan with --from-cluster or pin them). With --fail-on warning (validate, render, plan, apply), any warning too. Nothing was applied."},
+		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned, or the file is not a plan azsvc wrote as it wrote it (edited, cut short, re-encoded; show refuses it too). Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},
-		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on, --prune over an input without Services or over part of a cluster."},
+		{exitUsage, "usage error: unknown command or flag, missing -f, an unknown -o value, target settings that contradict each other or lack a subscription or token, apply without --auto-approve and no terminal to confirm on, --prune over an input without Services or over part of a cluster, plan --out naming anything but a regular file (a device, FIFO, socket or directory)."},
 		{exitInterrupted, "interrupted (Ctrl-C or SIGTERM). An interrupted apply stops after the operation in flight and reports what was done."},
 	}
 }

@@ -51,7 +51,7 @@ func TestExitCodes(t *testing.T) {
 			wantStderr: warn + " is a directory of manifests, not a saved plan: use azsvc apply -f " + warn},
 		{name: "show a manifest", args: []string{"show", "testdata/args/service.json"}, want: 64,
 			wantStderr: "testdata/args/service.json is a manifest, not a saved plan: use azsvc plan -f testdata/args/service.json"},
-		{name: "apply other JSON", args: []string{"apply", "testdata/args/not-a-plan.json"}, want: 1, wantStderr: "not a saved azsvc plan"},
+		{name: "apply other JSON", args: []string{"apply", "testdata/args/not-a-plan.json"}, want: 5, wantStderr: "not a plan file azsvc wrote: it has no format_version"},
 		{name: "unknown -o", args: []string{"validate", "-f", warn, "-o", "yaml"}, want: 64,
 			wantStderr: `unknown output format "yaml": use one of text, json or sarif`},
 		{name: "usage error points at help", args: []string{"validate"}, want: 64, wantStderr: "Run 'azsvc validate --help' for usage."},

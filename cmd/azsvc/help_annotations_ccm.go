@@ -66,5 +66,6 @@ func ccmReleases() map[string]string {
 		"health-probe_request-path":                          probeTiming,
 		"load-balancer-source-ranges":                        everyRelease,
 		"azure-shared-securityrule":                          "not read by v1.36.0+, v1.35.4+, v1.34.9+, v1.33.12+ (removed in commit 1fb8674b9)",
+		"azure-load-balancer-mixed-protocols":                "not read by CCM (absent from pkg/consts at 7b31c76); the in-tree provider of older Kubernetes releases read it",
 	}
 }

@@ -16,6 +16,7 @@ type planOptions struct {
 	Cluster          clusterOptions
 	Target           targetOptions
 	DetailedExitcode bool
+	FailOn           failOn
 	Out              string
 	Output           string
 	// Since is a saved plan whose record of what it would write the plan
@@ -102,6 +103,7 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 	addFocusFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
 	addTargetFlags(cmd, &opts.Target)
+	addFailOnFlag(cmd, &opts.FailOn)
 	f := cmd.Flags()
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
 	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE and azsvc show FILE")

@@ -21,6 +21,11 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	if opts.Cluster.AzureConfig == "" { // before reaching the cluster
 		return noAzureConfig()
 	}
+	if opts.Out != "" {
+		if err := engine.CheckOutPath(opts.Out); err != nil {
+			return err
+		}
+	}
 	_, live, err := clusterInput(ctx, opts.IO, opts.Kube, allKinds, opts.Target.Verbose > 0)
 	if err != nil {
 		return err
@@ -43,10 +48,15 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		view.Since = opts.Since
 	}
 	md := planview.MarkdownOptions{RunURL: ciRunURL(os.LookupEnv)}
-	if opts.Out != "" && (in.HasErrors() || refused != nil) {
+	failWarn := opts.FailOn.failsOnWarnings(in.Diagnostics)
+	switch {
+	case opts.Out == "":
+	case in.HasErrors() || refused != nil:
 		fmt.Fprintf(opts.IO.ErrOut, "Not saved to %s: a plan with errors cannot be applied. Fix them and plan again.\n", opts.Out)
+	case failWarn:
+		fmt.Fprintf(opts.IO.ErrOut, "Not saved to %s: --fail-on warning, and the input has warnings.\n", opts.Out)
 	}
-	if opts.Out != "" && !in.HasErrors() && refused == nil {
+	if opts.Out != "" && !in.HasErrors() && refused == nil && !failWarn {
 		saved, err := engine.Save(opts.Out, p, res, in, tg, view.Since)
 		if err != nil {
 			return err
@@ -65,6 +75,8 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		return &reported{errInvalidInput}
 	case refused != nil:
 		return &reported{refused} // the plan lists the refusals
+	case failWarn:
+		return failedOnWarnings(opts.IO, in.Diagnostics, "")
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
 		return &reported{errChangesPresent}
 	}

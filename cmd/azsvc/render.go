@@ -17,6 +17,7 @@ type renderOptions struct {
 	Verbose bool
 	Cluster clusterOptions
 	Output  string
+	FailOn  failOn
 }
 
 func newRenderCmd(a *app, runF func(context.Context, *renderOptions) error) *cobra.Command {
@@ -60,6 +61,7 @@ bodies, as GET returns them), yaml, and mermaid (a graph for GitHub markdown).`,
 	addFileFlag(cmd, &opts.inputOptions)
 	addKubeFlags(cmd, &opts.Kube)
 	addClusterFlags(cmd, &opts.Cluster)
+	addFailOnFlag(cmd, &opts.FailOn)
 	return cmd
 }
 
@@ -78,6 +80,10 @@ func runRender(ctx context.Context, opts *renderOptions) error {
 	if in.HasErrors() {
 		reportDiagnostics(opts.IO, in)
 		return &reported{errInvalidInput}
+	}
+	if opts.FailOn.failsOnWarnings(in.Diagnostics) {
+		reportDiagnostics(opts.IO, in)
+		return failedOnWarnings(opts.IO, in.Diagnostics, "nothing was rendered")
 	}
 	w := opts.IO.Out
 	switch opts.Output {

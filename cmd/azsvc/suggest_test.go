@@ -19,6 +19,10 @@ func TestFlagSuggestions(t *testing.T) {
 		{[]string{"validate", "--outptu", "json"}, "(did you mean --output?)"},
 		{[]string{"plan", "--sumary-file", "s.md"}, "(did you mean --summary-file?)"},
 		{[]string{"plan", "-f", "x", "-out=plan.json"}, "(did you mean --out plan.json?)"},
+		// Terraform's -out FILE reads as -o ut and an argument FILE.
+		{[]string{"plan", "-f", "x", "-out", "plan.json"}, `unknown output format "ut": use one of text, json or markdown (did you mean --out plan.json?)`},
+		{[]string{"plan", "-out", "my plan.json", "-f", "x"}, `(did you mean --out 'my plan.json'?)`},
+		{[]string{"plan", "-f", "x", "-out"}, "(did you mean --out FILE?)"},
 		{[]string{"plan", "--zzz"}, ""},
 		{[]string{"validate", "-f", "x", "-o", "jsn"}, `unknown output format "jsn": use one of text, json or sarif (did you mean -o json?)`},
 		{[]string{"plan", "-f", "x", "-o", "markdwon"}, "(did you mean -o markdown?)"},

@@ -27,6 +27,7 @@ type validateOptions struct {
 	Output  string
 	// AzureConfig, when set, is azure.json, checked as plan reads it.
 	AzureConfig string
+	FailOn      failOn
 }
 
 func newValidateCmd(a *app, runF func(context.Context, *validateOptions) error) *cobra.Command {
@@ -60,7 +61,9 @@ and a cluster in a mode azsvc does not plan (CCM's Service Gateway mode; see
 azsvc help config) exits 4.
 
 Findings go to stdout in the chosen format; a one-line summary goes to stderr.
-The exit code is 4 when there is any error, 0 when there are only warnings.`,
+The exit code is 4 when there is any error, 0 when there are only warnings;
+with --fail-on warning (for CI, as tflint and kube-linter have it), warnings
+exit 4 too.`,
 		Example: `  # Validate every manifest under deploy/
   azsvc validate -f deploy/
 
@@ -69,6 +72,9 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 
   # Upload findings to GitHub code scanning
   azsvc validate -f deploy/ -o sarif > azsvc.sarif
+
+  # In CI: fail on warnings as well as errors
+  azsvc validate -f deploy/ --fail-on warning
 
   # Machine-readable findings, in Terraform's validate -json shape
   azsvc validate -f deploy/ -o json
@@ -88,6 +94,7 @@ The exit code is 4 when there is any error, 0 when there are only warnings.`,
 	addKubeFlags(cmd, &opts.Kube)
 	cmd.Flags().StringVar(&opts.AzureConfig, "config", "", "the cloud provider's azure.json, to check it too (optional)")
 	_ = cmd.MarkFlagFilename("config", "json")
+	addFailOnFlag(cmd, &opts.FailOn)
 	return cmd
 }
 
@@ -122,6 +129,9 @@ func runValidate(ctx context.Context, opts *validateOptions) error {
 	fmt.Fprintln(opts.IO.ErrOut, diag.Summary(report, opts.IO.ErrStyle()))
 	if errs, _ := report.Counts(); errs > 0 {
 		return &reported{errInvalidInput}
+	}
+	if opts.FailOn.failsOnWarnings(report.Diagnostics) {
+		return failedOnWarnings(opts.IO, report.Diagnostics, "")
 	}
 	return nil
 }
@@ -188,7 +198,7 @@ func sarifRules() []diag.Rule {
 	rules := service.Rules()
 	out := make([]diag.Rule, len(rules))
 	for i, r := range rules {
-		out[i] = diag.Rule{ID: r.Code, Summary: r.Title, Level: r.Severity}
+		out[i] = diag.Rule{ID: r.Code, Summary: r.Title, Description: r.Description, Help: r.Help, Level: r.Severity}
 	}
 	return out
 }

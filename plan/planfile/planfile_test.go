@@ -106,15 +106,17 @@ func TestChecksumOfHostileContent(t *testing.T) {
 // member has the wrong type, never encoding/json's Go struct names.
 func TestUnmarshalNotAPlan(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"format_version": 3}`, `not a saved azsvc plan: "format_version" is a JSON number where a saved plan has a string`},
-		{`{"format_version": "3.0", "steps": {}}`, `not a saved azsvc plan: "steps" is a JSON object where a saved plan has a list`},
-		{`[1, 2]`, `not a saved azsvc plan: the file is a JSON array where a saved plan has an object`},
-		{`# a comment`, `not a saved azsvc plan: invalid character '#'`},
-		{`{"name": "x"}`, `not a saved azsvc plan (no format_version)`},
+		{`{"format_version": 3}`, `not a plan file azsvc wrote: "format_version" is a JSON number where a saved plan has a string`},
+		{`{"format_version": "3.0", "steps": {}}`, `not a plan file azsvc wrote: "steps" is a JSON object where a saved plan has a list`},
+		{`[1, 2]`, `not a plan file azsvc wrote: the file is a JSON array where a saved plan has an object`},
+		{`# a comment`, `not a plan file azsvc wrote: invalid character '#'`},
+		{`{"name": "x"}`, `not a plan file azsvc wrote: it has no format_version`},
+		{`{"format_version": "3.1", "tar`, `not a plan file azsvc wrote: it ends early`},
+		{"\ufeff{\"format_version\": \"3.1\"}", `not a plan file azsvc wrote: it starts with a byte order mark`},
 	}
 	for _, tt := range tests {
 		_, err := Unmarshal([]byte(tt.in))
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !errors.Is(err, ErrNotPlanFile) {
 			t.Errorf("Unmarshal(%s) = %v, want %q", tt.in, err, tt.want)
 		}
 		if err != nil && (strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "json:")) {

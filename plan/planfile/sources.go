@@ -92,14 +92,27 @@ func Marshal(s *Plan) ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
+// ErrNotPlanFile is returned for a file that is not a plan azsvc wrote, as
+// it wrote it: not JSON, cut short, re-encoded with a byte order mark, a
+// member of another type, no format_version. Like ErrModified, apply and
+// show refuse it (exit 5): plan again.
+var ErrNotPlanFile = errors.New("not a plan file azsvc wrote")
+
+// utf8BOM is what an editor saving "UTF-8 with BOM" puts first; JSON
+// (RFC 8259 §8.1) and Marshal have none.
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
+
 // Unmarshal decodes a saved plan and checks its checksum.
 func Unmarshal(data []byte) (*Plan, error) {
+	if bytes.HasPrefix(data, utf8BOM) {
+		return nil, &notPlanFile{msg: "it starts with a byte order mark (an editor saved it again)"}
+	}
 	var s Plan
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, notAPlan(err)
 	}
 	if s.FormatVersion == "" {
-		return nil, errors.New("not a saved azsvc plan (no format_version)")
+		return nil, &notPlanFile{msg: "it has no format_version"}
 	}
 	if s.Checksum == "" {
 		return nil, fmt.Errorf("%w: it has no checksum", ErrModified)
@@ -119,10 +132,13 @@ func Unmarshal(data []byte) (*Plan, error) {
 func notAPlan(err error) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		return &decodeError{msg: fmt.Sprintf("not a saved azsvc plan: %s is a JSON %s where a saved plan has %s",
+		return &notPlanFile{msg: fmt.Sprintf("%s is a JSON %s where a saved plan has %s",
 			fieldOf(typ), typ.Value, cluster.JSONWant(typ.Type)), err: err}
 	}
-	return fmt.Errorf("not a saved azsvc plan: %w", err)
+	if errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input" {
+		return &notPlanFile{msg: "it ends early (cut short?)", err: err}
+	}
+	return &notPlanFile{msg: err.Error(), err: err}
 }
 
 // fieldOf is the JSON path of a type error's field, without the Go type
@@ -134,14 +150,32 @@ func fieldOf(typ *json.UnmarshalTypeError) string {
 	return fmt.Sprintf("%q", typ.Field)
 }
 
-// decodeError keeps the decoding error for errors.As, in its own words.
-type decodeError struct {
+// notPlanFile is ErrNotPlanFile with what gave the file away, keeping the
+// decoding error for errors.As.
+type notPlanFile struct {
 	msg string
 	err error
 }
 
-func (e *decodeError) Error() string { return e.msg }
-func (e *decodeError) Unwrap() error { return e.err }
+func (e *notPlanFile) Error() string { return ErrNotPlanFile.Error() + ": " + e.msg }
+func (e *notPlanFile) Unwrap() []error {
+	if e.err == nil {
+		return []error{ErrNotPlanFile}
+	}
+	return []error{ErrNotPlanFile, e.err}
+}
+
+// LooksSaved reports whether data starts as Marshal's output does, a JSON
+// object whose first member is format_version, after whatever blank space
+// or byte order mark an editor added: a file that fails to load but looks
+// so is a damaged plan, not some other file (a manifest) given by mistake.
+func LooksSaved(data []byte) bool {
+	data = bytes.TrimLeft(bytes.TrimPrefix(data, utf8BOM), " \t\r\n")
+	if !bytes.HasPrefix(data, []byte("{")) {
+		return false
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(data[1:], " \t\r\n"), []byte(`"format_version"`))
+}
 
 // withoutChecksum returns data with the value of the top-level checksum
 // member emptied, as Marshal hashed it. Only that member is touched: a

@@ -212,15 +212,16 @@ func (s *Service) SourceRanges() (valid []netip.Prefix, invalid []string) {
 	return valid, invalid
 }
 
-// AdditionalPublicIPs is azure-additional-public-ips; any invalid item is
-// CCM's error (§1.3 #19).
+// AdditionalPublicIPs is azure-additional-public-ips, split on "," without
+// trimming the items, as CCM splits it; any invalid item is CCM's error
+// (§1.3 #19, loadbalancer/configuration.go:AdditionalPublicIPs).
 func (s *Service) AdditionalPublicIPs() ([]netip.Addr, error) {
 	v, ok := s.Annotations[AnnAdditionalPublicIPs]
 	if !ok {
 		return nil, nil
 	}
 	var out []netip.Addr
-	for _, item := range SplitComma(v) {
+	for _, item := range SplitCommaUntrimmed(v) {
 		a, err := netip.ParseAddr(item)
 		if err != nil {
 			return nil, fmt.Errorf("invalid service annotation %s:%s: %w", AnnAdditionalPublicIPs, v, err)

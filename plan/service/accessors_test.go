@@ -296,7 +296,7 @@ func TestRangesAndTags(t *testing.T) {
 		AnnAllowedServiceTags:       "AzureFrontDoor.Backend, ,Storage",
 		AnnPIPTags:                  "a=b, c = d ,bad,e=f=g,=x",
 		AnnPIPIPTags:                "RoutingPreference=Internet,=empty,junk",
-		AnnAdditionalPublicIPs:      "20.1.1.1, 2603:1020::5",
+		AnnAdditionalPublicIPs:      " 20.1.1.1,2603:1020::5 ",
 	}, func(sp *corev1.ServiceSpec) { sp.LoadBalancerSourceRanges = []string{" 203.0.113.0/24 ", "nope"} })
 
 	valid, invalid := s.AllowedIPRanges()
@@ -317,6 +317,13 @@ func TestRangesAndTags(t *testing.T) {
 	}
 	if _, err := svcWith(map[string]string{AnnAdditionalPublicIPs: "20.1.1.1,bad"}).AdditionalPublicIPs(); err == nil {
 		t.Error("invalid additional public IP accepted")
+	}
+	// CCM trims the whole value but not the entries
+	// (pkg/provider/loadbalancer/configuration.go:AdditionalPublicIPs splits
+	// strings.TrimSpace(value) on "," and hands each entry to
+	// netip.ParseAddr), so a space after a comma fails the Service.
+	if _, err := svcWith(map[string]string{AnnAdditionalPublicIPs: "20.62.13.8, 20.62.13.9"}).AdditionalPublicIPs(); err == nil {
+		t.Error(`"20.62.13.8, 20.62.13.9" accepted; CCM fails ParseAddr(" 20.62.13.9")`)
 	}
 }
 

@@ -23,6 +23,8 @@ import (
 //	AZSVC0008  error     mapping key written twice (kubectl strict decoding) -
 //	AZSVC0009  error     manifest outside the namespace read from a cluster  -
 //	AZSVC0010  error     kind or azsvc.io apiVersion a near miss of one read  -
+//	AZSVC0011  error     spec.type one edit or case from LoadBalancer         §7.2
+//	AZSVC0012  error     azure-* annotations on a non-LoadBalancer Service    §7.2
 //	AZSVC1001  error     unknown azure-* key, with a did-you-mean            §1.3
 //	AZSVC1002  error     unknown port_* key (param or non-numeric port)      §1.4
 //	AZSVC1003  error     per-port key for a port the Service lacks           §1.4
@@ -54,6 +56,7 @@ import (
 //	AZSVC1040  error     Service name or namespace the API server refuses    §9
 //	AZSVC1041  error     annotation key not a qualified name                 -
 //	AZSVC1042  error     annotations over the API server's 256 KiB           -
+//	AZSVC1043  error     exposure boolean neither true nor false             §1.2
 //	AZSVC2001  error     spec.loadBalancerSourceRanges and range annotation  §1.3 #8, §1.5 #45
 //	AZSVC2002  error     SCTP on an external LB                              §3
 //	AZSVC2003  error     PLS on an external LB with floating IP              §8
@@ -64,13 +67,14 @@ import (
 //	AZSVC2008  retired   (was: nodePort not in the manifest; now a value the API server assigns)
 //	AZSVC2009  error     two ports with the same number and protocol         §3
 //	AZSVC2010  retired   (was: no healthCheckNodePort; now a value the API server assigns)
-//	AZSVC3001  warning   azure-shared-securityrule has no effect             §1.5
+//	AZSVC2011  error     two ports with the same name                        §9
+//	AZSVC3001  warning   key CCM no longer reads (shared-securityrule, ...)  §1.5
 //	AZSVC3002  warning   internal "True": public LB, internal NSG logic      §1.2
 //	AZSVC3003  warning   appProtocol http/https switches the probe           §4
 //	AZSVC3004  warning   PLS proxy protocol with ETP Local                   §8
 //	AZSVC3005  warning   PLS subnet unset or = internal subnet, ETP Local    §8
 //	AZSVC3006  warning   azure-load-balancer-mode ignored on standard        §1.3 #3
-//	AZSVC3007  warning   boolean neither true nor false (read as false)      §1.2
+//	AZSVC3007  warning   other boolean neither true nor false (read as false) §1.2
 //	AZSVC3008  warning   tag pair silently dropped                           §1.3 #6, #16
 //	AZSVC3009  warning   unknown probe protocol falls back to Tcp            §1.3 #12
 //	AZSVC3010  warning   internal-only annotation on an external Service     §1.3 #2, #11
@@ -96,6 +100,8 @@ const (
 	CodeDuplicateKey     = "AZSVC0008"
 	CodeOutsideScope     = "AZSVC0009"
 	CodeMisspeltKind     = "AZSVC0010"
+	CodeMisspeltType     = "AZSVC0011"
+	CodeAzureOnNonLB     = "AZSVC0012"
 
 	CodeUnknownAnnotation  = "AZSVC1001"
 	CodeUnknownPortKey     = "AZSVC1002"
@@ -135,7 +141,9 @@ const (
 	CodeObjectName         = "AZSVC1040"
 	CodeAnnotationKey      = "AZSVC1041"
 	CodeAnnotationsSize    = "AZSVC1042"
+	CodeExposureBoolean    = "AZSVC1043"
 	CodeDuplicatePort      = "AZSVC2009"
+	CodeDuplicatePortName  = "AZSVC2011"
 	CodeRemovedAnnotation  = "AZSVC3001"
 	CodeInternalNotExact   = "AZSVC3002"
 	CodeAppProtocolProbe   = "AZSVC3003"
@@ -159,23 +167,39 @@ const (
 	CodeUIDUntied = "AZSVC3030"
 )
 
-// Rule describes a diagnostic code.
+// Rule describes a diagnostic code. Description (what goes wrong) and Help
+// (the fix) are markdown with code spans only (codes_help.go).
 type Rule struct {
-	Code     string   `json:"code"`
-	Severity Severity `json:"severity"`
-	Title    string   `json:"title"`
+	Code        string   `json:"code"`
+	Severity    Severity `json:"severity"`
+	Title       string   `json:"title"`
+	Description string   `json:"description,omitempty"`
+	Help        string   `json:"help,omitempty"`
+}
+
+// ruleRow is a line of the code tables.
+type ruleRow struct {
+	Code     string
+	Severity Severity
+	Title    string
 }
 
 // Rules lists every diagnostic code, sorted by code.
 func Rules() []Rule {
-	rules := append(append(append(serviceRules(), endpointRules()...), topologyRules()...), refusalRules()...)
+	rows := append(append(append(serviceRules(), endpointRules()...), topologyRules()...), refusalRules()...)
+	help := ruleHelp()
+	rules := make([]Rule, len(rows))
+	for i, r := range rows {
+		h := help[r.Code]
+		rules[i] = Rule{Code: r.Code, Severity: r.Severity, Title: r.Title, Description: h[0], Help: h[1]}
+	}
 	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
 	return rules
 }
 
-func serviceRules() []Rule {
+func serviceRules() []ruleRow {
 	e, w := SeverityError, SeverityWarning
-	return []Rule{
+	return []ruleRow{
 		{CodeMalformed, e, "malformed YAML or JSON"},
 		{CodeWrongType, e, "field has the wrong type"},
 		{CodeNoName, e, "Service has no metadata.name"},
@@ -186,6 +210,8 @@ func serviceRules() []Rule {
 		{CodeDuplicateKey, e, "mapping key written twice"},
 		{CodeOutsideScope, e, "manifest outside the namespace read from the cluster"},
 		{CodeMisspeltKind, e, "kind or apiVersion misspelt: the object would be left out"},
+		{CodeMisspeltType, e, "spec.type misspelt: the Service would be left out"},
+		{CodeAzureOnNonLB, e, "Azure annotations on a Service that is not of type LoadBalancer"},
 		{CodeUnknownAnnotation, e, "unknown Azure annotation"},
 		{CodeUnknownPortKey, e, "unknown per-port annotation"},
 		{CodePortNotInService, e, "per-port annotation names a port the Service does not have"},
@@ -217,6 +243,7 @@ func serviceRules() []Rule {
 		{CodeObjectName, e, "Service name or namespace the API server refuses"},
 		{CodeAnnotationKey, e, "annotation key the API server refuses"},
 		{CodeAnnotationsSize, e, "annotations larger than 256 KiB"},
+		{CodeExposureBoolean, e, "boolean that decides who can reach the Service is neither true nor false"},
 		{CodeBothSourceRanges, e, "both loadBalancerSourceRanges and allowed-ip-ranges set"},
 		{CodeSCTPExternal, e, "SCTP on an external load balancer"},
 		{CodePLSExternalFIP, e, "Private Link Service on an external LB with floating IP"},
@@ -225,6 +252,7 @@ func serviceRules() []Rule {
 		{CodePLSTooManyIPs, e, "more PLS static IPs than the ip address count"},
 		{CodeNodePortsNeeded, e, "nodePort needed but allocateLoadBalancerNodePorts is false"},
 		{CodeDuplicatePort, e, "two ports with the same number and protocol"},
+		{CodeDuplicatePortName, e, "two ports with the same name"},
 		{CodeRemovedAnnotation, w, "annotation has no effect"},
 		{CodeInternalNotExact, w, "internal annotation is not exactly \"true\""},
 		{CodeAppProtocolProbe, w, "appProtocol switches the health probe protocol"},

@@ -272,9 +272,10 @@ func (d *decoder) service(c chunk, obj *yaml.Node) {
 		Source:  d.at(c, obj.Line, obj.Column),
 		lazy:    &lazyPositions{root: obj, file: d.file, lineOffset: c.line, template: c.template},
 	}
-	if d.nonStringAnnotations(c, obj) {
-		return
-	}
+	// A value the API server would refuse (an unquoted 10) is reported
+	// and read as the string it spells, so the rest of the Service is
+	// still checked.
+	d.nonStringAnnotations(c, obj)
 	if d.direct == nil {
 		d.direct = newDirectDecoder()
 	}
@@ -288,6 +289,9 @@ func (d *decoder) service(c chunk, obj *yaml.Node) {
 		return
 	}
 	if reason := SkipReasonOf(s.Service); reason != "" {
+		if reason == SkipNotLoadBalancer {
+			d.res.diags = append(d.res.diags, notLoadBalancer(s)...)
+		}
 		d.res.skipped = append(d.res.skipped, reason)
 		d.res.notLB = append(d.res.notLB, SkippedService{Namespace: s.Namespace, Name: s.Name, Reason: reason})
 		return
@@ -322,14 +326,15 @@ func objectKey(obj *yaml.Node) string {
 }
 
 // nonStringAnnotations reports annotation values that are not YAML strings
-// (an unquoted 10 or true): the API server rejects them, so the Service is
-// not read further.
-func (d *decoder) nonStringAnnotations(c chunk, obj *yaml.Node) bool {
+// (an unquoted 10 or true), which the API server rejects. So that the rest
+// of the Service is still checked, a scalar is then read as the string it
+// spells (10 as "10") and a list or mapping is left out.
+func (d *decoder) nonStringAnnotations(c chunk, obj *yaml.Node) {
 	ann := lookup(lookup(obj, "metadata"), "annotations")
 	if ann == nil || ann.Kind != yaml.MappingNode {
-		return false
+		return
 	}
-	bad := false
+	var dropped []int
 	for i := 0; i+1 < len(ann.Content); i += 2 {
 		if ann.Content[i].Tag == "!!merge" {
 			continue // merged values are type-checked by the decoder
@@ -341,12 +346,20 @@ func (d *decoder) nonStringAnnotations(c chunk, obj *yaml.Node) bool {
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
 			continue
 		}
-		bad = true
 		d.fieldErrorAt(c, v, CodeNonStringValue, AnnotationPath(ann.Content[i].Value),
 			fmt.Sprintf("annotation %s: value must be a string, got %s", shownKey(ann.Content[i].Value), yamlKind(v)),
 			"quote the value: "+quote.Value(v.Value))
+		if v.Kind != yaml.ScalarNode {
+			dropped = append(dropped, i)
+			continue
+		}
+		str := *v
+		str.Tag, str.Style = "!!str", yaml.DoubleQuotedStyle
+		ann.Content[i+1] = &str
 	}
-	return bad
+	for j := len(dropped) - 1; j >= 0; j-- {
+		ann.Content = slices.Delete(ann.Content, dropped[j], dropped[j]+2)
+	}
 }
 
 func yamlKind(n *yaml.Node) string {

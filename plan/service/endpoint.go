@@ -108,8 +108,16 @@ func (e *PrivateEndpoint) ServiceKey() string {
 	return ns + "/" + s
 }
 
-// Subnet is spec.subnetID parsed; ok is false when it is not a subnet ID.
+// Subnet is spec.subnetID parsed; ok is false when it is not a subnet ID,
+// or one with a segment ARM refuses (armPathProblem): the endpoint's ID and
+// every URL of it are made from it, so such an endpoint is not planned.
 func (e *PrivateEndpoint) Subnet() (plan.ID, bool) {
+	id, ok := e.subnetShape()
+	return id, ok && armPathProblem(e.Spec.SubnetID) == ""
+}
+
+// subnetShape is spec.subnetID parsed, its segments unchecked.
+func (e *PrivateEndpoint) subnetShape() (plan.ID, bool) {
 	id, err := plan.ParseID(e.Spec.SubnetID)
 	return id, err == nil && id.Kind == plan.KindSubnet
 }

@@ -19,7 +19,7 @@ package service
 //	AZSVC2052  error     service without azure-pls-create
 //	AZSVC2053  error     two endpoints write the same DNS record
 //	AZSVC2054  error     PLS visibility excludes the endpoint's subscription
-//	AZSVC2055  error     zone or record listed twice in one endpoint
+//	AZSVC2055  error     zone, record or network link listed twice in one endpoint
 //	AZSVC2056  error     two PrivateEndpoints name the same Azure private endpoint
 //	AZSVC2057  error     one VNet linked to two private DNS zones of the same name
 //	AZSVC3050  warning   PLS auto-approval excludes the endpoint's subscription
@@ -49,9 +49,9 @@ const (
 )
 
 // endpointRules describes the PrivateEndpoint codes.
-func endpointRules() []Rule {
+func endpointRules() []ruleRow {
 	e, w := SeverityError, SeverityWarning
-	return []Rule{
+	return []ruleRow{
 		{CodeDuplicateEndpoint, e, "duplicate PrivateEndpoint namespace/name"},
 		{CodeMissingField, e, "required PrivateEndpoint field missing"},
 		{CodeUnknownField, e, "unknown PrivateEndpoint field"},
@@ -66,7 +66,7 @@ func endpointRules() []Rule {
 		{CodeServiceWithoutPLS, e, "private endpoint names a Service without a Private Link Service"},
 		{CodeRecordConflict, e, "two private endpoints write the same DNS record"},
 		{CodePLSNotVisible, e, "Private Link Service is not visible to the endpoint's subscription"},
-		{CodeListedTwice, e, "DNS zone or record listed twice"},
+		{CodeListedTwice, e, "DNS zone, record or network link listed twice"},
 		{CodeSameAzureEndpoint, e, "two PrivateEndpoints name the same Azure private endpoint"},
 		{CodeZoneNameLinkedTwice, e, "one virtual network linked to two private DNS zones of the same name"},
 		{CodeStaysPending, w, "connection will stay Pending: the PLS does not auto-approve the subscription"},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan/quote"
 )
 
 // Name rules of the resources a PrivateEndpoint names (arm-rules §1.2, the
@@ -113,3 +115,28 @@ func labelProblem(l string) string {
 // IsPLSAlias reports whether s has the shape of a private link service
 // alias.
 func IsPLSAlias(s string) bool { return aliasRe.MatchString(s) }
+
+// armPathProblem checks an ARM ID a PrivateEndpoint names (its subnet, a
+// private link service, a linked network) segment by segment, as every
+// other value that becomes part of an ARM URL is checked (names.go): a
+// GUID subscription, a resource group and names ARM accepts, so that "..",
+// "%2e", "?" or "#" cannot make the ID address another URL. id has already
+// parsed (plan.ParseID), so its segments are where they belong.
+func armPathProblem(id string) string {
+	if !strings.HasPrefix(id, "/") || strings.HasSuffix(id, "/") || strings.Contains(id, "//") {
+		return "must start with one \"/\" and hold no empty segment"
+	}
+	parts := strings.Split(id[1:], "/")
+	if !IsSubscriptionID(parts[1]) {
+		return fmt.Sprintf("names subscription %s, which is not a subscription ID (a GUID)", quote.Value(parts[1]))
+	}
+	if p := ResourceGroupProblem(parts[3]); p != "" {
+		return fmt.Sprintf("has resource group %s, which %s", quote.Value(parts[3]), p)
+	}
+	for i := 7; i < len(parts); i += 2 {
+		if p := ResourceNameProblem(parts[i]); p != "" {
+			return fmt.Sprintf("has name %s, which %s", quote.Value(parts[i]), p)
+		}
+	}
+	return ""
+}

@@ -76,9 +76,11 @@ func (v *endpointChecker) names() {
 			v.add(CodeInvalidResourceName, "spec.resourceGroup", fmt.Sprintf("resource group %s %s", quote.Value(s.ResourceGroup), p), "fix the resource group name")
 		}
 	}
-	if _, ok := v.ep.Subnet(); !ok {
-		v.add(CodeInvalidARMID, "spec.subnetID", fmt.Sprintf("spec.subnetID %s is not a subnet ID", quote.Value(s.SubnetID)),
-			"write /subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>")
+	const subnetShape = "/subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>/subnets/<subnet>"
+	if _, ok := v.ep.subnetShape(); !ok {
+		v.add(CodeInvalidARMID, "spec.subnetID", fmt.Sprintf("spec.subnetID %s is not a subnet ID", quote.Value(s.SubnetID)), "write "+subnetShape)
+	} else if p := armPathProblem(s.SubnetID); p != "" {
+		v.add(CodeInvalidARMID, "spec.subnetID", fmt.Sprintf("spec.subnetID %s %s; the endpoint's ID and URL are made from it", quote.Value(s.SubnetID), p), "write "+subnetShape)
 	}
 	if n := utf8.RuneCountInString(s.RequestMessage); n > maxRequestMessage {
 		v.add(CodeRequestMessage, "spec.requestMessage", fmt.Sprintf("spec.requestMessage has %d characters; ARM allows %d", n, maxRequestMessage),
@@ -95,10 +97,12 @@ func (v *endpointChecker) target() {
 			"name a Service of the input with spec.service, or a private link service outside it with spec.privateLinkServiceID")
 	case s.PrivateLinkServiceID != "":
 		id, err := plan.ParseID(s.PrivateLinkServiceID)
+		const plsShape = "write /subscriptions/<sub>/resourceGroups/<group>/providers/Microsoft.Network/privateLinkServices/<name>, or the alias <name>.<guid>.<region>.azure.privatelinkservice"
 		if (err != nil || id.Kind != plan.KindPrivateLinkService) && !IsPLSAlias(s.PrivateLinkServiceID) {
 			v.add(CodeInvalidARMID, "spec.privateLinkServiceID",
-				fmt.Sprintf("spec.privateLinkServiceID %s is neither a private link service ID nor an alias", quote.Value(s.PrivateLinkServiceID)),
-				"write /subscriptions/<sub>/resourceGroups/<group>/providers/Microsoft.Network/privateLinkServices/<name>, or the alias <name>.<guid>.<region>.azure.privatelinkservice")
+				fmt.Sprintf("spec.privateLinkServiceID %s is neither a private link service ID nor an alias", quote.Value(s.PrivateLinkServiceID)), plsShape)
+		} else if p := armPathProblem(s.PrivateLinkServiceID); err == nil && p != "" {
+			v.add(CodeInvalidARMID, "spec.privateLinkServiceID", fmt.Sprintf("spec.privateLinkServiceID %s %s", quote.Value(s.PrivateLinkServiceID), p), plsShape)
 		} else if s.Approve && IsPLSAlias(s.PrivateLinkServiceID) {
 			v.add(CodeApproveByAlias, "spec.approve",
 				"approve: true has no effect here: azsvc approves a connection through the private link service it manages, and an alias does not say which one that is",
@@ -197,10 +201,18 @@ func (v *endpointChecker) dns() {
 		zones[strings.ToLower(d.Zone)] = path
 		v.checkRecords(d, path)
 		v.checkLinks(d, path)
+		linked := map[plan.Key]int{}
 		for j, l := range d.VNetLinks {
+			const vnetShape = "write /subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>"
 			if id, err := plan.ParseID(l); err != nil || id.Kind != plan.KindVirtualNetwork {
-				v.add(CodeInvalidARMID, path+".vnetLinks["+strconv.Itoa(j)+"]", fmt.Sprintf("%s is not a virtual network ID", quote.Value(l)),
-					"write /subscriptions/<subscription>/resourceGroups/<group>/providers/Microsoft.Network/virtualNetworks/<vnet>")
+				v.add(CodeInvalidARMID, path+".vnetLinks["+strconv.Itoa(j)+"]", fmt.Sprintf("%s is not a virtual network ID", quote.Value(l)), vnetShape)
+			} else if p := armPathProblem(l); p != "" {
+				v.add(CodeInvalidARMID, path+".vnetLinks["+strconv.Itoa(j)+"]", fmt.Sprintf("%s %s", quote.Value(l), p), vnetShape)
+			} else if first, dup := linked[id.Key()]; dup {
+				v.add(CodeListedTwice, path+".vnetLinks["+strconv.Itoa(j)+"]", fmt.Sprintf("virtual network %s is linked twice to zone %s (vnetLinks[%d] and [%d])",
+					quote.Text(id.Name()), quote.Text(d.Zone), first, j), "remove the repeat")
+			} else {
+				linked[id.Key()] = j
 			}
 		}
 	}

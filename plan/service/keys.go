@@ -54,6 +54,10 @@ const AnnLoadBalancerSourceRanges = Prefix + "load-balancer-source-ranges"
 // AnnSharedSecurityRule was removed from CCM and has no effect (§1.5).
 const AnnSharedSecurityRule = Prefix + "azure-shared-securityrule"
 
+// AnnMixedProtocols is older charts' switch for TCP and UDP on one port;
+// CCM no longer reads it (§1.5): every Service may mix protocols.
+const AnnMixedProtocols = Prefix + "azure-load-balancer-mixed-protocols"
+
 // The 7 per-port parameters (ccm-semantics §1.4); build keys with PortKey.
 const (
 	PortNoLBRule         = "no_lb_rule"

@@ -170,8 +170,10 @@ func TestDecodeDiagnostics(t *testing.T) {
 			CodeWrongType, "in.yaml:6:10", nil},
 		{"label value a number", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  labels:\n    app: web\n    version: 1.0\nspec: {type: LoadBalancer}\n",
 			CodeWrongType, "in.yaml:7:14", nil},
+		// Still read, the value as the string it spells, so that the rest
+		// of the Service is checked (TestNonStringAnnotationKeepsChecking).
 		{"unquoted annotation", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  annotations:\n    x: true\nspec: {type: LoadBalancer}\n",
-			CodeNonStringValue, "in.yaml:6:8", nil},
+			CodeNonStringValue, "in.yaml:6:8", []string{"a"}},
 		{"no name", "apiVersion: v1\nkind: Service\nmetadata: {namespace: x}\nspec: {type: LoadBalancer}\n", CodeNoName, "in.yaml:1:1", nil},
 		{"duplicate key", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  annotations:\n    x: \"1\"\n    x: \"2\"\nspec: {type: LoadBalancer, ports: [{port: 80}]}\n",
 			CodeDuplicateKey, "in.yaml:7:5", []string{"a"}},

@@ -204,8 +204,12 @@ func (r *reader) tooLarge(name string) {
 }
 
 func (r *reader) notRegular(path string, mode fs.FileMode) {
+	kind := FileKind(mode)
+	if mode.IsDir() { // reached through a link: a directory itself is walked
+		kind = "a link to a directory (not followed)"
+	}
 	r.in.Diagnostics = append(r.in.Diagnostics, inputDiag(CodeNotRegularFile, path,
-		fmt.Sprintf("%s is %s, not a regular file: skipped", path, fileKind(mode)),
+		fmt.Sprintf("%s is %s, not a regular file: skipped", path, kind),
 		"name it with -f on its own to read it anyway, or move it out of the directory"))
 }
 
@@ -213,7 +217,8 @@ func inputDiag(code, file, msg, hint string) Diagnostic {
 	return Diagnostic{Code: code, Severity: severityOf(code), Pos: Position{File: file}, Message: msg, Hint: hint}
 }
 
-func fileKind(mode fs.FileMode) string {
+// FileKind names what a file that is not a regular one is, for messages.
+func FileKind(mode fs.FileMode) string {
 	switch {
 	case mode&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
@@ -224,7 +229,7 @@ func fileKind(mode fs.FileMode) string {
 	case mode&fs.ModeDevice != 0:
 		return "a device"
 	case mode&fs.ModeDir != 0:
-		return "a link to a directory (not followed)"
+		return "a directory"
 	}
 	return "not a plain file (" + mode.String() + ")"
 }

@@ -21,9 +21,9 @@ const (
 	CodeRefuseUIDConflict = "AZSVC4012"
 )
 
-func refusalRules() []Rule {
+func refusalRules() []ruleRow {
 	e := SeverityError
-	return []Rule{
+	return []ruleRow{
 		{CodeRefuseProtocol, e, "CCM refuses: protocol"},
 		{CodeRefuseSCTP, e, "CCM refuses: SCTP on this load balancer"},
 		{CodeRefuseInteger, e, "CCM refuses: integer annotation"},

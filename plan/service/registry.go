@@ -47,6 +47,9 @@ const (
 	ConvFoldTrimmed Convention = "trimmed, case-insensitive"
 	// ConvCommaTrim: whole value trimmed, split on ",", each item trimmed.
 	ConvCommaTrim Convention = "split on \",\", items trimmed"
+	// ConvCommaRaw: whole value trimmed, split on ",", items kept as
+	// written (loadbalancer/configuration.go:AdditionalPublicIPs).
+	ConvCommaRaw Convention = "split on \",\", items untrimmed"
 	// ConvSpaceTrim: whole value trimmed, split on " ", empty items dropped.
 	ConvSpaceTrim Convention = "split on \" \", empty items dropped"
 	// ConvTagPairs: split on ",", then "="; pairs without exactly one "=" or
@@ -76,8 +79,16 @@ type Annotation struct {
 	Max     int32  `json:"max,omitempty"`
 	Affects string `json:"affects"`
 	Ref     string `json:"ref"`
-	// Removed marks a key CCM no longer reads (it has no effect).
-	Removed bool `json:"removed,omitempty"`
+	// Removed marks a key CCM no longer reads (it has no effect); Instead
+	// says what does its job now.
+	Removed bool   `json:"removed,omitempty"`
+	Instead string `json:"instead,omitempty"`
+	// Exposure is set on the booleans that decide who can reach the
+	// Service: what CCM does when it reads a value other than "true" or
+	// "false" as false. Such a value is an error (AZSVC1043), since a "yes"
+	// there changes exposure silently (DESIGN: strict where a misread
+	// widens or moves who reaches what); other booleans get a warning.
+	Exposure string `json:"exposure,omitempty"`
 }
 
 // PerPort reports whether a is a per-port template.
@@ -91,7 +102,8 @@ func portTemplate(param string) string { return Prefix + "port_{port}_" + param 
 // the shared copy.
 func annotationTable() []Annotation {
 	return []Annotation{
-		{Key: AnnInternal, Type: TypeBool, Convention: ConvInternal, Default: "external", Allowed: `"true"`, Affects: "internal LB choice, frontend subnet/private IP, rule and probe names, NSG Internet rule", Ref: "§1.3 #1"},
+		{Key: AnnInternal, Type: TypeBool, Convention: ConvInternal, Default: "external", Allowed: `"true"`, Affects: "internal LB choice, frontend subnet/private IP, rule and probe names, NSG Internet rule", Ref: "§1.3 #1",
+			Exposure: "the Service goes on the public load balancer with a public IP, and CCM allows it from the Internet"},
 		{Key: AnnInternalSubnet, Type: TypeString, Convention: ConvRaw, Default: "config subnetName", Allowed: "subnet name in vnetName; honoured only when internal is exactly \"true\"", Affects: "ILB frontend subnet; frontend, rule and probe names; default PLS subnet", Ref: "§1.3 #2"},
 		{Key: AnnLoadBalancerMode, Type: TypeString, Convention: ConvTrimmed, Default: "primary VM set", Allowed: "__auto__ or VM set names, basic SKU only", Affects: "which basic LB hosts the Service", Ref: "§1.3 #3"},
 		{Key: AnnDNSLabelName, Type: TypeString, Convention: ConvRaw, Default: "DNS untouched", Allowed: `DNS label; "" removes dnsSettings`, Affects: "public IP dnsSettings.domainNameLabel", Ref: "§1.3 #4"},
@@ -99,17 +111,21 @@ func annotationTable() []Annotation {
 		{Key: AnnPIPIPTags, Type: TypeTagPairs, Convention: ConvIPTagPairs, Allowed: "type=tag pairs", Affects: "public IP ipTags (a change recreates a managed public IP)", Ref: "§1.3 #6"},
 		{Key: AnnAllowedServiceTags, Type: TypeCommaList, Convention: ConvCommaTrim, Allowed: "NSG service tags", Affects: "NSG allow rules by service tag; suppresses the Internet rule", Ref: "§1.3 #7"},
 		{Key: AnnAllowedIPRanges, Type: TypeCIDRList, Convention: ConvCommaTrim, Allowed: "properly masked CIDRs", Affects: "NSG allow rule sources", Ref: "§1.3 #8"},
-		{Key: AnnDenyAllExceptSourceRanges, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "NSG deny-all rule for the Service's destinations", Ref: "§1.3 #9"},
+		{Key: AnnDenyAllExceptSourceRanges, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "NSG deny-all rule for the Service's destinations", Ref: "§1.3 #9",
+			Exposure: "no deny-all rule is added: sources outside the allowed ranges are not blocked"},
 		{Key: AnnIdleTimeout, Type: TypeInt, Convention: ConvInt32, Default: "4", Allowed: "4..100 minutes", Min: 4, Max: 100, Affects: "LB rule idleTimeoutInMinutes", Ref: "§1.3 #10"},
-		{Key: AnnHAPorts, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Allowed: "internal LB, standard SKU", Affects: "one HA-ports rule (protocol All, port 0) instead of per-port rules", Ref: "§1.3 #11"},
+		{Key: AnnHAPorts, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Allowed: "internal LB, standard SKU", Affects: "one HA-ports rule (protocol All, port 0) instead of per-port rules", Ref: "§1.3 #11",
+			Exposure: "the load balancer forwards only the Service's ports, not every port"},
 		{Key: AnnProbeProtocol, Type: TypeEnum, Convention: ConvFoldTrimmed, Default: "Tcp", Allowed: "Tcp, Http, Https", Affects: "probe protocol (after per-port annotation and appProtocol)", Ref: "§1.3 #12"},
 		{Key: AnnProbeInterval, Type: TypeInt, Convention: ConvInt32, Default: "5", Allowed: ">= 5 seconds; interval x num-of-probe < 120", Min: 5, Affects: "probe intervalInSeconds", Ref: "§1.3 #13"},
 		{Key: AnnProbeNumOfProbe, Type: TypeInt, Convention: ConvInt32, Default: "2", Allowed: ">= 2; interval x num-of-probe < 120", Min: 2, Affects: "probe probeThreshold", Ref: "§1.3 #14"},
 		{Key: AnnProbeRequestPath, Type: TypeString, Convention: ConvRaw, Default: "/", Allowed: "Http/Https probes only", Affects: "probe requestPath", Ref: "§1.3 #15"},
 		{Key: AnnPIPTags, Type: TypeTagPairs, Convention: ConvTagPairs, Allowed: "key=value pairs", Affects: "tags on managed public IPs (added or updated, never removed)", Ref: "§1.3 #16"},
-		{Key: AnnDisableFloatingIP, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "LB rule enableFloatingIP=false and backendPort=nodePort; NSG destinations become node IPs and nodePorts", Ref: "§1.3 #17"},
-		{Key: AnnDisableNSGRule, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "CCM stops adding NSG rules for the Service", Ref: "§1.3 #18"},
-		{Key: AnnAdditionalPublicIPs, Type: TypeIPList, Convention: ConvCommaTrim, Allowed: "IP addresses", Affects: "Service status ingress and NSG destinations", Ref: "§1.3 #19"},
+		{Key: AnnDisableFloatingIP, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "LB rule enableFloatingIP=false and backendPort=nodePort; NSG destinations become node IPs and nodePorts", Ref: "§1.3 #17",
+			Exposure: "floating IP stays on: the NSG rules allow the frontend IP and Service ports, not node IPs and nodePorts"},
+		{Key: AnnDisableNSGRule, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "CCM stops adding NSG rules for the Service", Ref: "§1.3 #18",
+			Exposure: "CCM adds its NSG allow rules for the Service (from the Internet, for a public one)"},
+		{Key: AnnAdditionalPublicIPs, Type: TypeIPList, Convention: ConvCommaRaw, Allowed: "IP addresses", Affects: "Service status ingress and NSG destinations", Ref: "§1.3 #19"},
 		{Key: AnnLoadBalancerConfigurations, Type: TypeCommaList, Convention: ConvKeyFoldLower, Default: "all configurations eligible", Allowed: "multi-SLB configuration names", Affects: "which multi-SLB LB hosts the Service", Ref: "§1.3 #20"},
 		{Key: AnnDisableTCPReset, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "enableTcpReset=false on TCP and HA rules", Ref: "§1.3 #21"},
 		{Key: AnnIPv4, Type: TypeIP, Convention: ConvRaw, Default: "dynamic", Allowed: "IPv4 address (public for external Services)", Affects: "ILB static private IP, or the existing public IP an external Service uses", Ref: "§1.3 #22"},
@@ -118,18 +134,21 @@ func annotationTable() []Annotation {
 		{Key: AnnPIPNameIPv6, Type: TypeString, Convention: ConvRaw, Allowed: "name of an existing public IP", Affects: "the IPv6 frontend's public IP", Ref: "§1.3 #25"},
 		{Key: AnnPIPPrefixID, Type: TypeARMID, Convention: ConvRaw, Allowed: "public IP prefix ARM id", Affects: "new managed public IP's publicIPPrefix and name", Ref: "§1.3 #26"},
 		{Key: AnnPIPPrefixIDIPv6, Type: TypeARMID, Convention: ConvRaw, Allowed: "public IP prefix ARM id", Affects: "same for IPv6", Ref: "§1.3 #27"},
-		{Key: AnnPLSCreate, Type: TypeBool, Convention: ConvBoolTrimFold, Default: "false", Affects: "creates a Private Link Service on each owned IPv4 frontend", Ref: "§1.3 #28"},
+		{Key: AnnPLSCreate, Type: TypeBool, Convention: ConvBoolTrimFold, Default: "false", Affects: "creates a Private Link Service on each owned IPv4 frontend", Ref: "§1.3 #28",
+			Exposure: "no Private Link Service is created, and the private endpoints meant to reach the Service cannot"},
 		{Key: AnnPLSResourceGroup, Type: TypeString, Convention: ConvTrimmed, Default: "config privateLinkServiceResourceGroup", Affects: "PLS resource group", Ref: "§1.3 #29"},
 		{Key: AnnPLSName, Type: TypeString, Convention: ConvTrimmed, Default: "pls-<frontend name>", Allowed: "cannot change once created", Affects: "PLS name", Ref: "§1.3 #30"},
 		{Key: AnnPLSIPConfigurationSubnet, Type: TypeString, Convention: ConvRaw, Default: "internal-subnet annotation, else config subnetName", Allowed: "subnet name in vnetName", Affects: "PLS NAT ipConfigurations subnet", Ref: "§1.3 #31"},
 		{Key: AnnPLSIPConfigurationIPCount, Type: TypeInt, Convention: ConvInt32, Default: "1", Allowed: "1..8", Min: 1, Max: 8, Affects: "number of PLS NAT ipConfigurations", Ref: "§1.3 #32"},
 		{Key: AnnPLSIPConfigurationIPAddress, Type: TypeIPSpaceList, Convention: ConvSpaceTrim, Default: "all dynamic", Allowed: "IPv4 only; no more than the ip count", Affects: "static PLS NAT IPs; the first is primary", Ref: "§1.3 #33"},
 		{Key: AnnPLSFQDNs, Type: TypeSpaceList, Convention: ConvSpaceTrim, Affects: "PLS fqdns", Ref: "§1.3 #34"},
-		{Key: AnnPLSProxyProtocol, Type: TypeBool, Convention: ConvBoolTrimFold, Default: "false", Affects: "PLS enableProxyProtocol; with ETP Local, per-port probes replace the kube-proxy probe", Ref: "§1.3 #35"},
+		{Key: AnnPLSProxyProtocol, Type: TypeBool, Convention: ConvBoolTrimFold, Default: "false", Affects: "PLS enableProxyProtocol; with ETP Local, per-port probes replace the kube-proxy probe", Ref: "§1.3 #35",
+			Exposure: "the PLS sends no PROXY header: the backends see the PLS's NAT addresses instead of the clients'"},
 		{Key: AnnPLSVisibility, Type: TypeSpaceList, Convention: ConvSpaceTrim, Default: "RBAC only", Allowed: "subscription ids or *", Affects: "PLS visibility.subscriptions", Ref: "§1.3 #36"},
 		{Key: AnnPLSAutoApproval, Type: TypeSpaceList, Convention: ConvSpaceTrim, Allowed: "subscription ids", Affects: "PLS autoApproval.subscriptions", Ref: "§1.3 #37"},
 
-		{Key: portTemplate(PortNoLBRule), Param: PortNoLBRule, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "no LB rule and no probe for the port (NSG rules still made)", Ref: "§1.4 #38"},
+		{Key: portTemplate(PortNoLBRule), Param: PortNoLBRule, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "no LB rule and no probe for the port (NSG rules still made)", Ref: "§1.4 #38",
+			Exposure: "the port gets a load-balancing rule and is reachable through the load balancer"},
 		{Key: portTemplate(PortNoProbeRule), Param: PortNoProbeRule, Type: TypeBool, Convention: ConvBoolFold, Default: "false", Affects: "the port's rule has no probe", Ref: "§1.4 #39"},
 		{Key: portTemplate(PortProbeProtocol), Param: PortProbeProtocol, Type: TypeEnum, Convention: ConvFoldTrimmed, Default: "appProtocol, then global, then Tcp", Allowed: "Tcp, Http, Https", Affects: "probe protocol", Ref: "§1.4 #40"},
 		{Key: portTemplate(PortProbePort), Param: PortProbePort, Type: TypePortRef, Convention: ConvRaw, Default: "the port's nodePort", Allowed: "a Service port name or 0..65535", Max: 65535, Affects: "probe port; forces a per-port probe under ETP Local", Ref: "§1.4 #41"},
@@ -138,7 +157,10 @@ func annotationTable() []Annotation {
 		{Key: portTemplate(PortProbeRequestPath), Param: PortProbeRequestPath, Type: TypeString, Convention: ConvRaw, Default: "global request path, then /", Allowed: "Http/Https probes only", Affects: "probe requestPath", Ref: "§1.4 #44"},
 
 		{Key: AnnLoadBalancerSourceRanges, Type: TypeCIDRList, Convention: ConvCommaTrim, Allowed: "properly masked CIDRs", Affects: "NSG allow rule sources, together with azure-allowed-ip-ranges", Ref: "§1.5 #45"},
-		{Key: AnnSharedSecurityRule, Type: TypeBool, Convention: ConvBoolFold, Affects: "nothing: removed from CCM (commit 1fb8674b9)", Ref: "§1.5", Removed: true},
+		{Key: AnnSharedSecurityRule, Type: TypeBool, Convention: ConvBoolFold, Affects: "nothing: removed from CCM (commit 1fb8674b9)", Ref: "§1.5", Removed: true,
+			Instead: "NSG rules are now shared automatically (ccm-semantics §5.3)"},
+		{Key: AnnMixedProtocols, Type: TypeBool, Convention: ConvBoolFold, Affects: "nothing: CCM no longer reads it", Ref: "§1.5", Removed: true,
+			Instead: "CCM builds one rule per port and protocol, so a Service lists its TCP and UDP ports as they are (examples/mixed-protocols)"},
 	}
 }
 
@@ -189,7 +211,8 @@ func (r *Registry) Lookup(key string) (Annotation, bool) {
 }
 
 // Annotations returns every annotation CCM reads (plus the removed
-// azure-shared-securityrule), in ccm-semantics §1 order.
+// azure-shared-securityrule and azure-load-balancer-mixed-protocols), in
+// ccm-semantics §1 order.
 func Annotations() []Annotation { return annotationTable() }
 
 // Lookup finds the registry entry of a full annotation key (see

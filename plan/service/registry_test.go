@@ -23,9 +23,10 @@ func TestRegistryCounts(t *testing.T) {
 		}
 	}
 	// ccm-semantics §1.1: 37 fixed keys, 7 per-port templates, 1 upstream
-	// key, plus the removed azure-shared-securityrule.
-	if fixed != 37 || perPort != 7 || upstream != 1 || removed != 1 {
-		t.Errorf("fixed=%d perPort=%d upstream=%d removed=%d, want 37/7/1/1", fixed, perPort, upstream, removed)
+	// key, plus the removed azure-shared-securityrule and
+	// azure-load-balancer-mixed-protocols.
+	if fixed != 37 || perPort != 7 || upstream != 1 || removed != 2 {
+		t.Errorf("fixed=%d perPort=%d upstream=%d removed=%d, want 37/7/1/2", fixed, perPort, upstream, removed)
 	}
 }
 

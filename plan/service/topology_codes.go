@@ -28,9 +28,9 @@ const (
 )
 
 // topologyRules describes the Node and EndpointSlice codes.
-func topologyRules() []Rule {
+func topologyRules() []ruleRow {
 	e, w := SeverityError, SeverityWarning
-	return []Rule{
+	return []ruleRow{
 		{CodeDuplicateNode, e, "duplicate Node name"},
 		{CodeDuplicateSlice, e, "duplicate EndpointSlice namespace/name"},
 		{CodeTopologyNoName, e, "Node or EndpointSlice has no metadata.name"},

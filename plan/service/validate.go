@@ -50,6 +50,7 @@ func (c *checker) run() {
 	values.ports()
 	crossRules{c}.crossField()
 	values.portNumbers()
+	values.portNames()
 	warnRules{c}.warnings()
 }
 

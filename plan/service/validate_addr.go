@@ -24,14 +24,30 @@ func (c valueRules) addresses() {
 			c.nonPublic("spec.loadBalancerIP", "spec.loadBalancerIP", a)
 		}
 	}
-	if v, ok := c.s.Annotations[AnnAdditionalPublicIPs]; ok {
-		for _, item := range SplitComma(v) {
-			if _, err := netip.ParseAddr(item); err != nil {
-				c.add(c.s.annValueDiag(CodeInvalidIP, AnnAdditionalPublicIPs,
-					fmt.Sprintf("%s: %s is not an IP address: CCM fails the reconcile", AnnAdditionalPublicIPs, quote.Value(item)),
-					"list IP addresses separated by commas"))
+	c.additionalIPs()
+}
+
+// additionalIPs checks azure-additional-public-ips as CCM splits it: on
+// ",", each entry untrimmed, so "a, b" holds the entry " b", which
+// netip.ParseAddr refuses and CCM fails the Service for (§1.3 #19).
+func (c valueRules) additionalIPs() {
+	v, ok := c.s.Annotations[AnnAdditionalPublicIPs]
+	if !ok {
+		return
+	}
+	for _, item := range SplitCommaUntrimmed(v) {
+		if _, err := netip.ParseAddr(item); err == nil {
+			continue
+		}
+		msg := fmt.Sprintf("%s: entry %s is not an IP address: CCM fails the reconcile", AnnAdditionalPublicIPs, quote.Value(item))
+		hint := listHint(item, "write IP addresses separated by commas, e.g. 20.62.13.8,20.62.13.9", "write IP addresses separated by commas, e.g. 2001:db8::8,2001:db8::9")
+		if trimmed := strings.TrimSpace(item); trimmed != item {
+			if _, err := netip.ParseAddr(trimmed); err == nil {
+				msg += " (CCM splits the list on \",\" and does not trim the entries)"
+				hint = "separate entries with commas only, without spaces: " + strings.Join(splitFields(v), ",")
 			}
 		}
+		c.add(c.s.annValueDiag(CodeInvalidIP, AnnAdditionalPublicIPs, msg, hint))
 	}
 }
 

@@ -16,7 +16,7 @@ func (c keyRules) key(key string) {
 	case known && a.Removed:
 		c.add(c.s.annDiag(CodeRemovedAnnotation, key,
 			fmt.Sprintf("annotation %s has no effect: CCM no longer reads it", key),
-			"remove it; NSG rules are now shared automatically (ccm-semantics §5.3)"))
+			"remove it; "+a.Instead))
 		return
 	case known && a.PerPort():
 		c.portKey(key, a)
@@ -118,7 +118,32 @@ func (c keyRules) boolValue(key string, a Annotation) {
 	if strings.EqualFold(read, "true") || strings.EqualFold(read, "false") {
 		return
 	}
+	if a.Exposure != "" {
+		c.add(c.s.annValueDiag(CodeExposureBoolean, key,
+			fmt.Sprintf("%s is %s, which CCM reads as false: %s", key, quote.Value(v), a.Exposure),
+			exposureHint(key, v)))
+		return
+	}
 	c.add(c.s.annValueDiag(CodeNotBoolean, key,
 		fmt.Sprintf("%s is %s, which CCM reads as false (%s)", key, quote.Value(v), a.Convention),
 		`write "true" or "false"`))
+}
+
+// exposureHint says how to write a boolean that decides exposure: the
+// internal key wants exactly "true" for CCM's load balancer choice (§1.2).
+func exposureHint(key, v string) string {
+	yes := `write "true": CCM reads nothing else as true`
+	if key == AnnInternal {
+		yes = `write exactly "true" for an internal load balancer`
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "y", "on", "1", "enabled", "enable", "true":
+		return yes
+	case "no", "n", "off", "0", "disabled", "disable":
+		return `write "false", or remove the annotation`
+	}
+	if key == AnnInternal {
+		return `write exactly "true" for an internal load balancer, or "false" for a public one`
+	}
+	return `write "true" or "false"`
 }

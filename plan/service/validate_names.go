@@ -208,6 +208,7 @@ func (c nameRules) serviceTags() {
 		hint := "list service tags such as Internet or AzureFrontDoor.Backend, separated by commas"
 		if strings.Contains(tag, " ") {
 			p = "holds a space: CCM splits this list on commas only, so it reads one entry"
+			hint = listHint(tag, hint, hint)
 		}
 		c.add(c.s.annValueDiag(CodeServiceTag, AnnAllowedServiceTags, fmt.Sprintf("%s: service tag %s %s", AnnAllowedServiceTags, quote.Value(tag), p), hint))
 	}

@@ -77,6 +77,7 @@ func TestValidateRules(t *testing.T) {
 		{"bad spec source range", nil, "  loadBalancerSourceRanges:\n  - 203.0.113.0/24\n  - 203.0.113.5/24\n" + ports(https), CodeInvalidCIDR, "spec:3:5"},
 		{"invalid pinned IP", [][2]string{{AnnIPv4, "20.62.10"}}, "", CodeInvalidIP, "value:0"},
 		{"invalid additional IP", [][2]string{{AnnAdditionalPublicIPs, "20.62.10.9,nope"}}, "", CodeInvalidIP, "value:0"},
+		{"additional IPs with a space", [][2]string{{AnnAdditionalPublicIPs, `"20.62.13.8, 20.62.13.9"`}}, "", CodeInvalidIP, "value:0"},
 		{"invalid loadBalancerIP", nil, "  loadBalancerIP: 20.62.10.x\n" + ports(https), CodeInvalidIP, "spec:1:19"},
 		{"IPv4 key with IPv6", [][2]string{{AnnIPv4, `"2603:1020::1"`}}, "", CodeIPFamilyMismatch, "value:0"},
 		{"IPv6 key with IPv4", [][2]string{{AnnIPv6, "20.62.10.5"}}, "  ipFamilies: [IPv4, IPv6]\n" + ports(https), CodeIPFamilyMismatch, "value:0"},
@@ -98,14 +99,27 @@ func TestValidateRules(t *testing.T) {
 		{"nodePort needed", [][2]string{{AnnDisableFloatingIP, `"true"`}}, "  allocateLoadBalancerNodePorts: false\n" + ports("  - {name: https, protocol: TCP, port: 443}"), CodeNodePortsNeeded, "spec:3:40"},
 		{"nodePort needed by probe", nil, "  allocateLoadBalancerNodePorts: false\n" + ports("  - {name: https, protocol: TCP, port: 443}"), CodeNodePortsNeeded, "spec:3:40"},
 		{"removed annotation", [][2]string{{AnnSharedSecurityRule, `"true"`}}, "", CodeRemovedAnnotation, "key:0"},
+		{"mixed-protocols key", [][2]string{{AnnMixedProtocols, `"true"`}}, "", CodeRemovedAnnotation, "key:0"},
 		{"internal True", [][2]string{{AnnInternal, `"True"`}}, "", CodeInternalNotExact, "value:0"},
 		{"appProtocol switches probe", nil, ports("  - {name: web, protocol: TCP, appProtocol: http, port: 80, nodePort: 30080}"), CodeAppProtocolProbe, "spec:2:45"},
 		{"port out of range", nil, ports("  - {name: https, protocol: TCP, port: 70000, nodePort: 31443}"), CodePortRange, "spec:2:40"},
 		{"port listed twice", nil, ports(https, "  - {name: again, protocol: TCP, port: 443, nodePort: 31444}"), CodeDuplicatePort, "spec:3:40"},
+		{"port name listed twice", nil, ports(https, "  - {name: https, protocol: TCP, port: 8443, nodePort: 31444}"), CodeDuplicatePortName, "spec:3:12"},
 		{"PLS proxy with ETP Local", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSProxyProtocol, `"true"`}, {AnnPLSIPConfigurationSubnet, "pls-subnet"}}, "  externalTrafficPolicy: Local\n" + ports(https), CodePLSProxyETPLocal, "key:2"},
 		{"PLS default subnet with ETP Local", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}}, "  externalTrafficPolicy: Local\n  healthCheckNodePort: 32100\n" + ports(https), CodePLSSubnetETPLocal, "key:1"},
 		{"PLS subnet equals ILB subnet with ETP Local", [][2]string{{AnnInternal, `"true"`}, {AnnInternalSubnet, "ilb-subnet"}, {AnnPLSCreate, `"true"`}, {AnnPLSIPConfigurationSubnet, "ilb-subnet"}}, "  externalTrafficPolicy: Local\n  healthCheckNodePort: 32100\n" + ports(https), CodePLSSubnetETPLocal, "value:3"},
 		{"mode on standard", [][2]string{{AnnLoadBalancerMode, "__auto__"}}, "", CodeModeIgnored, "key:0"},
+		// A boolean that decides who can reach the Service: "yes" is read
+		// as false, and for the internal key that means public (issue 22).
+		{"internal yes", [][2]string{{AnnInternal, "yes"}}, "", CodeExposureBoolean, "value:0"},
+		{"internal untrimmed", [][2]string{{AnnInternal, `" true"`}}, "", CodeExposureBoolean, "value:0"},
+		{"deny-all yes", [][2]string{{AnnDenyAllExceptSourceRanges, "yes"}}, "  loadBalancerSourceRanges: [203.0.113.0/24]\n" + ports(https), CodeExposureBoolean, "value:0"},
+		{"HA ports on", [][2]string{{AnnInternal, `"true"`}, {AnnHAPorts, "on"}}, "", CodeExposureBoolean, "value:1"},
+		{"floating IP yes", [][2]string{{AnnDisableFloatingIP, "yes"}}, "", CodeExposureBoolean, "value:0"},
+		{"NSG rule yes", [][2]string{{AnnDisableNSGRule, "yes"}}, "", CodeExposureBoolean, "value:0"},
+		{"PLS create yes", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, "yes"}}, "", CodeExposureBoolean, "value:1"},
+		{"PLS proxy protocol 1", [][2]string{{AnnInternal, `"true"`}, {AnnPLSCreate, `"true"`}, {AnnPLSProxyProtocol, `"1"`}}, "", CodeExposureBoolean, "value:2"},
+		{"no_lb_rule yes", [][2]string{{PortKey(443, PortNoLBRule), "yes"}}, "", CodeExposureBoolean, "value:0"},
 		{"boolean yes", [][2]string{{AnnDisableTCPReset, "yes"}}, "", CodeNotBoolean, "value:0"},
 		{"untrimmed boolean", [][2]string{{PortKey(443, PortNoProbeRule), `" true"`}}, "", CodeNotBoolean, "value:0"},
 		{"tag pair dropped", [][2]string{{AnnPIPTags, "a=b,c"}}, "", CodeTagPairDropped, "value:0"},
@@ -197,10 +211,13 @@ func TestRulesTable(t *testing.T) {
 	seen := map[string]bool{}
 	prev := ""
 	for _, r := range Rules() {
-		if seen[r.Code] || r.Code <= prev || r.Title == "" || r.Severity != severityOf(r.Code) {
+		if seen[r.Code] || r.Code <= prev || r.Title == "" || r.Severity != severityOf(r.Code) || r.Description == "" || r.Help == "" {
 			t.Errorf("bad rule %+v (after %s)", r, prev)
 		}
 		seen[r.Code], prev = true, r.Code
+	}
+	if n := len(ruleHelp()); n != len(seen) {
+		t.Errorf("ruleHelp explains %d codes, Rules has %d", n, len(seen))
 	}
 }
 

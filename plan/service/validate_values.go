@@ -136,7 +136,7 @@ func (c valueRules) ranges() {
 		}
 		for _, item := range SplitComma(v) {
 			if _, err := ParsePrefix(item); err != nil {
-				c.add(c.s.annValueDiag(CodeInvalidCIDR, key, cidrMessage(key, item), cidrHint(item)))
+				c.add(c.s.annValueDiag(CodeInvalidCIDR, key, cidrMessage(key, item), cidrHint(item, true)))
 			}
 		}
 	}
@@ -144,7 +144,7 @@ func (c valueRules) ranges() {
 		item = strings.TrimSpace(item)
 		if _, err := ParsePrefix(item); err != nil {
 			path := "spec.loadBalancerSourceRanges[" + strconv.Itoa(i) + "]"
-			c.add(c.s.diag(CodeInvalidCIDR, path, cidrMessage("spec.loadBalancerSourceRanges", item), cidrHint(item)))
+			c.add(c.s.diag(CodeInvalidCIDR, path, cidrMessage("spec.loadBalancerSourceRanges", item), cidrHint(item, false)))
 		}
 	}
 }
@@ -153,12 +153,17 @@ func cidrMessage(where, item string) string {
 	return fmt.Sprintf("%s: %s is not a valid network CIDR: CCM drops it and adds a deny-all NSG rule for the Service", where, quote.Value(item))
 }
 
-func cidrHint(item string) string {
+// cidrHint says how to fix a bad CIDR; commaList is true for the
+// annotations (comma-separated), false for the spec's YAML list.
+func cidrHint(item string, commaList bool) string {
 	if p, err := netip.ParsePrefix(item); err == nil {
 		return fmt.Sprintf("write the network address: %s", p.Masked())
 	}
 	if a, err := netip.ParseAddr(item); err == nil {
 		return fmt.Sprintf("add a prefix length, e.g. %s/%d", a, a.BitLen())
 	}
-	return "write a CIDR such as 203.0.113.0/24"
+	if fields := strings.Fields(item); len(fields) > 1 && !commaList {
+		return "write each CIDR as a list item of its own: [" + strings.Join(fields, ", ") + "]"
+	}
+	return listHint(item, "write a CIDR such as 203.0.113.0/24", "write a CIDR such as 2001:db8::/32")
 }

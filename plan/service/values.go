@@ -47,6 +47,14 @@ func SplitComma(value string) []string {
 	return items
 }
 
+// SplitCommaUntrimmed trims the whole value and splits it on ",", keeping
+// each item exactly as written: azure-additional-public-ips is read so
+// (loadbalancer/configuration.go:AdditionalPublicIPs), and netip.ParseAddr
+// refuses " 20.62.13.9".
+func SplitCommaUntrimmed(value string) []string {
+	return strings.Split(strings.TrimSpace(value), ",")
+}
+
 // SplitSpace trims the whole value, splits it on " " and drops empty items
 // (azure_privatelinkservice.go:getPLSFqdns and friends).
 func SplitSpace(value string) []string {

@@ -75,8 +75,9 @@ func fixture() Report {
 
 func TestGolden(t *testing.T) {
 	sarifOpts := SARIFOptions{
-		Tool:    Tool{Name: "azsvc", Version: "1.2.3", InformationURI: "https://github.com/azsvc/azsvc"},
-		Rules:   []Rule{{ID: "AZSVC1001", Name: "UnknownAnnotation", Summary: "Unknown Azure annotation", Level: service.SeverityError}},
+		Tool: Tool{Name: "azsvc", Version: "1.2.3", InformationURI: "https://github.com/azsvc/azsvc"},
+		Rules: []Rule{{ID: "AZSVC1001", Name: "UnknownAnnotation", Summary: "Unknown Azure annotation", Level: service.SeverityError,
+			Description: "An `azure-*` annotation CCM does not know is ignored.", Help: "Rename the key to the one suggested."}},
 		BaseDir: "/src",
 	}
 	tests := []struct {
@@ -146,6 +147,31 @@ func TestSARIFShape(t *testing.T) {
 		if region.StartLine < 1 || region.StartColumn < 1 {
 			t.Errorf("result %s has region %+v; GitHub requires line and column >= 1", res.RuleID, region)
 		}
+	}
+}
+
+// TestSARIFRuleHelp: a rule's description and fix reach SARIF as
+// fullDescription and help, in text and markdown (issue 22); GitHub code
+// scanning shows the help under each alert.
+func TestSARIFRuleHelp(t *testing.T) {
+	var buf bytes.Buffer
+	rules := []Rule{{ID: "AZSVC1043", Summary: "exposure boolean", Level: service.SeverityError,
+		Description: "`azure-load-balancer-internal: \"yes\"` is read as false.", Help: "Write `\"true\"`."}}
+	if err := SARIF(&buf, Report{}, SARIFOptions{Tool: Tool{Name: "azsvc"}, Rules: rules}); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	r := log.Runs[0].Tool.Driver.Rules[0]
+	want := sarifRule{ID: "AZSVC1043", ShortDescription: sarifText{Text: "exposure boolean"},
+		FullDescription: &sarifText{Text: `azure-load-balancer-internal: "yes" is read as false.`},
+		Help: &sarifMultiformat{Text: "azure-load-balancer-internal: \"yes\" is read as false.\n\nFix: Write \"true\".",
+			Markdown: "`azure-load-balancer-internal: \"yes\"` is read as false.\n\n**Fix:** Write `\"true\"`."},
+		DefaultConfiguration: sarifConfig{Level: "error"}}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Errorf("rule (-want +got):\n%s", diff)
 	}
 }
 

@@ -22,13 +22,16 @@ type Tool struct {
 }
 
 // Rule describes one diagnostic code for SARIF consumers; GitHub shows
-// Summary at the top of an alert.
+// Summary at the top of an alert and Help under it. Description and Help
+// are markdown with code spans only (service.Rule).
 type Rule struct {
-	ID      string
-	Name    string
-	Summary string
-	HelpURI string
-	Level   service.Severity
+	ID          string
+	Name        string
+	Summary     string
+	Description string
+	Help        string
+	HelpURI     string
+	Level       service.Severity
 }
 
 // SARIFOptions carries what the SARIF log needs beyond the report.
@@ -107,12 +110,41 @@ func sarifRules(known []Rule, diags []service.Diagnostic) []sarifRule {
 			ID:                   r.ID,
 			Name:                 r.Name,
 			ShortDescription:     sarifText{Text: r.Summary},
+			FullDescription:      fullDescription(r),
+			Help:                 ruleHelp(r),
 			HelpURI:              r.HelpURI,
 			DefaultConfiguration: sarifConfig{Level: sarifLevel(r.Level)},
 		})
 	}
 	slices.SortFunc(out, func(a, b sarifRule) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// fullDescription is what goes wrong under the rule, nil when not known.
+func fullDescription(r Rule) *sarifText {
+	if r.Description == "" {
+		return nil
+	}
+	return &sarifText{Text: plainText(r.Description)}
+}
+
+// ruleHelp is the rule's description and fix, in text and markdown: GitHub
+// code scanning shows the markdown under an alert.
+func ruleHelp(r Rule) *sarifMultiformat {
+	if r.Help == "" {
+		return nil
+	}
+	md := r.Help
+	if r.Description != "" {
+		md = r.Description + "\n\n**Fix:** " + r.Help
+	}
+	return &sarifMultiformat{Text: plainText(md), Markdown: md}
+}
+
+// plainText drops the code spans' backquotes, the only markup a rule's
+// texts hold.
+func plainText(md string) string {
+	return strings.NewReplacer("`", "", "**", "").Replace(md)
 }
 
 func newSARIFResult(d service.Diagnostic, ruleIndex int, uri string) sarifResult {

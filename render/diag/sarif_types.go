@@ -28,11 +28,20 @@ type sarifDriver struct {
 }
 
 type sarifRule struct {
-	ID                   string      `json:"id"`
-	Name                 string      `json:"name,omitempty"`
-	ShortDescription     sarifText   `json:"shortDescription"`
-	HelpURI              string      `json:"helpUri,omitempty"`
-	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+	ID                   string            `json:"id"`
+	Name                 string            `json:"name,omitempty"`
+	ShortDescription     sarifText         `json:"shortDescription"`
+	FullDescription      *sarifText        `json:"fullDescription,omitempty"`
+	Help                 *sarifMultiformat `json:"help,omitempty"`
+	HelpURI              string            `json:"helpUri,omitempty"`
+	DefaultConfiguration sarifConfig       `json:"defaultConfiguration"`
+}
+
+// sarifMultiformat is SARIF's multiformatMessageString: text, and the same
+// in GitHub-flavoured markdown.
+type sarifMultiformat struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifConfig struct {

@@ -52,7 +52,7 @@ func adoptedMarkdown(b *strings.Builder, adopted []plan.AdoptedUID) {
 			fmt.Fprintf(b, "- … and %d more Services\n", len(adopted)-i)
 			break
 		}
-		fmt.Fprintf(b, "- `%s`: %s\n", a.Service, escapeText(AdoptedText(a)))
+		fmt.Fprintf(b, "- `%s`: %s\n", escapeCode(a.Service), escapeText(AdoptedText(a)))
 	}
 }
 

@@ -58,7 +58,11 @@ func MarkdownText(in Input, opts MarkdownOptions) (string, bool) {
 	if opts.Budget <= 0 {
 		opts.Budget = PRCommentBudget
 	}
-	return newMarkdown(in, opts).fit()
+	text, whole := newMarkdown(in, opts).fit()
+	// Names and values are escaped where they are written (escapeText,
+	// escapeCode, diffBlock); this catches any that are not, for a
+	// comment read in a terminal.
+	return quote.Lines(text), whole
 }
 
 // Place is somewhere the plan was written for a comment to point at.
@@ -119,7 +123,7 @@ func (m *markdown) top() string {
 	var b strings.Builder
 	h := m.in.Header
 	fmt.Fprintf(&b, "<!-- azsvc:plan v1 cluster=%s rg=%s target=%s plan_id=%s -->\n", markerValue(h.Cluster), markerValue(h.ResourceGroup), markerValue(h.Target), markerValue(m.in.PlanID))
-	fmt.Fprintf(&b, "### azsvc plan: %s / %s %s\n\n", orDash(h.Cluster), orDash(h.ResourceGroup), m.status())
+	fmt.Fprintf(&b, "### azsvc plan: %s / %s %s\n\n", escapeText(orDash(h.Cluster)), escapeText(orDash(h.ResourceGroup)), m.status())
 	fmt.Fprintf(&b, "**%s**\n", m.summary.line("below"))
 	headline := "Target: " + escapeText(orDash(h.Target)) + "."
 	if len(m.services) > 0 {
@@ -239,7 +243,7 @@ func diffColumn(sym string) string {
 
 // diffBlock fences a diff body.
 func (m *markdown) diffBlock(body string) string {
-	return m.fence + "diff\n" + body + m.fence + "\n"
+	return m.fence + "diff\n" + quote.Lines(body) + m.fence + "\n"
 }
 
 // footer is the plan ID, how to apply it and the CI run.
@@ -250,7 +254,7 @@ func (m *markdown) footer() string {
 		fmt.Fprintf(&b, "Plan `%s`. ", m.in.PlanID)
 	}
 	if m.opts.Artifact != "" {
-		fmt.Fprintf(&b, "Apply with `azsvc apply %s`.", m.opts.Artifact)
+		fmt.Fprintf(&b, "Apply with `azsvc apply %s`.", escapeCode(m.opts.Artifact))
 	} else {
 		b.WriteString("`azsvc apply` plans again before it changes anything.")
 	}
@@ -273,7 +277,7 @@ func (m *markdown) whereFull() string {
 		full = append(full, escapeText(p.Name))
 	}
 	if a := m.opts.Artifact; a != "" {
-		full = append(full, fmt.Sprintf("the saved plan `%s` (`azsvc show %s`)", a, a))
+		full = append(full, fmt.Sprintf("the saved plan `%s` (`azsvc show %s`)", escapeCode(a), escapeCode(a)))
 	}
 	text := "The full plan is in " + joinAnd(full) + "."
 	if len(full) == 0 {

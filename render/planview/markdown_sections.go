@@ -37,10 +37,10 @@ func (m *markdown) disruptiveSection(changes []*plan.Change, keep int) string {
 	for _, c := range shown {
 		who := ""
 		if len(c.Services) == 1 {
-			who = " (" + escapeText(c.Services[0]) + ")"
+			who = " (" + escapeInline(c.Services[0]) + ")"
 		}
 		for _, imp := range Impact(c) {
-			writeWrapped(&b, fmt.Sprintf("- `%s` `%s`%s: %s", symbol(c.Actions), c.ID().Shown(), who, escapeText(imp)), "  ")
+			writeWrapped(&b, fmt.Sprintf("- `%s` `%s`%s: %s", symbol(c.Actions), escapeCode(c.ID().Shown()), who, escapeText(imp)), "  ")
 		}
 		if lines, _ := attributes(c); len(lines) > 0 {
 			body.WriteString(m.changeDiff(c, false))
@@ -99,7 +99,7 @@ func (m *markdown) findings() string {
 	if len(m.in.Diagnostics) > 0 {
 		b.WriteString("\n#### Validation findings\n\n")
 		for _, d := range m.in.Diagnostics {
-			writeWrapped(&b, fmt.Sprintf("- **%s** %s `%s`: %s", d.Severity, d.Code, escapeCode(d.Pos.String()), escapeText(d.Message)), "  ")
+			writeWrapped(&b, fmt.Sprintf("- **%s** %s `%s`: %s", d.Severity, d.Code, escapeCode(d.Pos.String()), escapeInline(d.Message)), "  ")
 		}
 	}
 	refusedMarkdown(&b, m.in.Plan.Refused)
@@ -109,13 +109,13 @@ func (m *markdown) findings() string {
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {
-			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", plan.ShownAddress(x.Address), escapeText(BlockedText(x))), "  ")
+			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", escapeCode(plan.ShownAddress(x.Address)), escapeText(BlockedText(x))), "  ")
 		}
 	}
 	if p := m.in.Plan; len(p.Awaiting) > 0 {
 		b.WriteString("\n#### ⏳ Awaiting approval by the PLS owner\n\n")
 		for _, a := range p.Awaiting {
-			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", a.Address, escapeText(AwaitingText(a))), "  ")
+			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", escapeCode(a.Address), escapeText(AwaitingText(a))), "  ")
 		}
 	}
 	membershipMarkdown(&b, m.in.Plan.Membership)
@@ -128,7 +128,7 @@ func (m *markdown) findings() string {
 	if p := m.in.Plan; len(p.Limits) > 0 {
 		b.WriteString("\n#### Limits above 80%\n\n| Limit | Resource | Used | Max |\n|---|---|---|---|\n")
 		for _, l := range p.Limits {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", l.Name, l.Scope, l.Used, l.Max)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", escapeCell(l.Name), escapeCell(l.Scope), l.Used, l.Max)
 		}
 	}
 	return b.String()

@@ -38,7 +38,7 @@ func (m *markdown) serviceBlock(i int) string {
 		for j < len(m.services) && namespaceTitle(m.services[j]) == namespaceTitle(g) {
 			j++
 		}
-		fmt.Fprintf(&b, "\n##### %s (%s)\n", escapeText(namespaceTitle(g)), objectCounts(m.services[i:j]))
+		fmt.Fprintf(&b, "\n##### %s (%s)\n", escapeInline(namespaceTitle(g)), objectCounts(m.services[i:j]))
 	}
 	var body strings.Builder
 	for _, c := range g.changes {

@@ -89,7 +89,7 @@ func refusedMarkdown(b *strings.Builder, refused []plan.Refusal) {
 	}
 	b.WriteString("\n#### ❌ " + RefusedHeading + "\n\n")
 	for _, r := range refused {
-		writeWrapped(b, fmt.Sprintf("- `%s`: %s", plan.ShownAddress(r.Address), escapeText(RefusalText(r))), "  ")
+		writeWrapped(b, fmt.Sprintf("- `%s`: %s", escapeCode(plan.ShownAddress(r.Address)), escapeText(RefusalText(r))), "  ")
 	}
 }
 

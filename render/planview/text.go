@@ -15,7 +15,8 @@ import (
 // findings, drift, legend, changes grouped by Service, blocked changes,
 // disruptive changes, limits and the summary line.
 func Text(w io.Writer, in Input, st style.Style) error {
-	bw := bufio.NewWriter(w)
+	var out strings.Builder // escaped whole by terminalSafe
+	bw := bufio.NewWriter(&out)
 	p := in.Plan
 	writeHeader(bw, in.Header, st)
 	if len(in.Diagnostics) > 0 {
@@ -51,7 +52,11 @@ func Text(w io.Writer, in Input, st style.Style) error {
 		fmt.Fprintln(bw, est.Sentence())
 	}
 	writeRefused(bw, p.Refused, st)
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, terminalSafe(out.String(), st))
+	return err
 }
 
 func writeHeader(w *bufio.Writer, h Header, st style.Style) {

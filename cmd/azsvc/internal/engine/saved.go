@@ -2,8 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
@@ -36,12 +36,10 @@ func Save(path string, p *plan.Plan, res *resolve.Resolved, in *Inputs, t *Targe
 	if err != nil {
 		return nil, err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return nil, fmt.Errorf("write saved plan: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	var pathErr *OutPathError
+	if err := writeFileAtomic(path, data); errors.As(err, &pathErr) {
+		return nil, err
+	} else if err != nil {
 		return nil, fmt.Errorf("write saved plan: %w", err)
 	}
 	return saved, nil
