@@ -50,6 +50,13 @@ type Options struct {
 	// the budget gets 429 with Retry-After (budget.go).
 	WriteBudget int
 	WriteWindow time.Duration
+
+	// Placeholders accepts, as a probe's port or a rule's backend port, the
+	// placeholders that stand for node ports the API server has not
+	// assigned yet (plan.IsPortPlaceholder): only the throwaway emulator
+	// of a base→head plan (azsvc plan --base) is given them. ARM refuses
+	// such a port, as this emulator otherwise does.
+	Placeholders bool
 }
 
 func (o Options) withDefaults() Options {

@@ -24,6 +24,9 @@ type Target struct {
 	Chosen planfile.TargetSource
 	// shared: the emulator belongs to the caller (Settings.Emulator).
 	shared bool
+	// restore turns the placeholders a base→head plan's emulator holds
+	// back into markers when ARM is read (PlanBase).
+	restore plan.Placeholders
 }
 
 // Describe names the target for the plan header.
@@ -166,6 +169,12 @@ func openEmulator(s Settings, in *Inputs) (*Target, error) {
 // EmulatorTarget wraps an open emulator (tests pass their own), ensuring the
 // cluster baseline exists in it.
 func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Target, error) {
+	return emulatorTarget(emu, in, description, false)
+}
+
+// emulatorTarget is EmulatorTarget; with placeholders, writes may carry
+// the placeholders of values the API server assigns (PlanBase).
+func emulatorTarget(emu *emulator.Emulator, in *Inputs, description string, placeholders bool) (*Target, error) {
 	if err := SeedBaseline(emu, in); err != nil {
 		return nil, err
 	}
@@ -174,6 +183,7 @@ func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Ta
 		Endpoint:     emulator.Endpoint,
 		Transport:    emu.Transport(),
 		Description:  description,
+		Placeholders: placeholders,
 	})
 	if err != nil {
 		return nil, err
