@@ -174,7 +174,7 @@ func (e *Emulator) serveRG(w http.ResponseWriter, r *http.Request, a *address) *
 		body["location"] = strings.ToLower(strings.ReplaceAll(loc, " ", ""))
 		body["properties"] = obj{"provisioningState": "Succeeded"}
 		e.store.put(k, newEntry(typeRG, body))
-		if err := e.persist(map[string]*entry{k: cur}); err != nil {
+		if err := e.persist(); err != nil {
 			return err
 		}
 		status := http.StatusOK

@@ -138,12 +138,8 @@ func (e *Emulator) write(c *writeCtx) *armError {
 }
 
 func (e *Emulator) commit(t *tx) *armError {
-	prior := make(map[string]*entry, len(t.order))
-	for _, k := range t.order {
-		prior[k] = e.store.get(k)
-	}
 	t.commit()
-	return e.persist(prior)
+	return e.persist()
 }
 
 func (e *Emulator) startOp(rk string, style lroStyle, failOp bool) *operation {
