@@ -10,6 +10,10 @@ func (e *Emulator) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("x-ms-request-id", newGUID())
 	h.Set("Cache-Control", "no-cache")
+	if err := readBody(r); err != nil {
+		writeError(w, err)
+		return
+	}
 	a, bad, ok := parseRequestPath(r.URL)
 	if r.URL.Query().Get("api-version") == "" {
 		writeError(w, badRequest("MissingApiVersionParameter", "The api-version query parameter (?api-version=) is required for all requests."))
@@ -169,6 +173,9 @@ func (e *Emulator) serveRG(w http.ResponseWriter, r *http.Request, a *address) *
 		loc := getStr(body, "location")
 		if loc == "" {
 			return badRequest("LocationRequired", "The location property is required for this definition.")
+		}
+		if err := checkTags(body); err != nil {
+			return err
 		}
 		body["id"], body["name"], body["type"] = a.rgID(), a.rg, typeRG
 		body["location"] = strings.ToLower(strings.ReplaceAll(loc, " ", ""))

@@ -98,6 +98,9 @@ func newKinds() map[string]*kind {
 // provisioningState and (NRP) resourceGuid.
 func (c *writeCtx) fill() *armError {
 	b := c.body
+	if err := checkTags(b); err != nil {
+		return err
+	}
 	b["id"], b["name"], b["type"] = c.id, c.a.name(), c.k.armType
 	loc := strings.ToLower(strings.ReplaceAll(getStr(b, "location"), " ", ""))
 	switch {

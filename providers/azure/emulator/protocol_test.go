@@ -11,7 +11,10 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 )
 
-const apiVersion = "?api-version=2025-05-01"
+const (
+	apiVersion   = "?api-version=2025-05-01"
+	rgAPIVersion = "?api-version=2021-04-01" // Microsoft.Resources
+)
 
 // do sends one raw request to the handler, as curl would.
 func do(t *testing.T, e *Emulator, method, path, body string, header ...string) *httptest.ResponseRecorder {
