@@ -132,7 +132,7 @@ func TestDiskFullWriteFailsAndIsUndone(t *testing.T) {
 		t.Fatal("a baseline that could not be saved succeeded")
 	}
 	for _, p := range []string{id("publicIPAddresses", "seeded"), "/subscriptions/" + testSub + "/resourceGroups/rg-new"} {
-		if code := do(t, e, "GET", p+apiVersion, "").Code; code != http.StatusNotFound {
+		if code := do(t, e, "GET", p+versionOf(p), "").Code; code != http.StatusNotFound {
 			t.Errorf("GET %s after its save failed: %d, want 404", p, code)
 		}
 	}

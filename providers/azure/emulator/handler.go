@@ -49,6 +49,10 @@ func (e *Emulator) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := e.checkAPIVersion(r, a); err != nil {
+		writeError(w, err)
+		return
+	}
 	if err := e.spendWrite(w, method); err != nil {
 		writeError(w, err)
 		return
