@@ -110,6 +110,7 @@ func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *addres
 	op := e.startOp(rk, style, failOp)
 	e.operationHeaders(w, r, a, style, op, getStr(body, "location"))
 	if style == lroDNS {
+		op.result = k
 		writeRaw(w, http.StatusAccepted, []byte("{}"))
 		return nil
 	}
