@@ -108,8 +108,11 @@ func (e *Emulator) route(w http.ResponseWriter, r *http.Request, a *address, fai
 	if e.store.get(key(a.rgID())) == nil {
 		return rgNotFound(a.rg)
 	}
-	if len(a.segs) == 3 && top.armType == "Microsoft.Network/privateDnsZones" && a.segs[2] == "ALL" {
-		a.segs[2] = "A" // only A record sets exist here, so ALL lists them
+	if len(a.segs) == 3 && top.armType == typeZone && (a.segs[2] == "ALL" || a.segs[2] == "A" || a.segs[2] == "SOA") {
+		if e.store.get(key(a.idOf(2))) == nil {
+			return resourceNotFound(&address{sub: a.sub, rg: a.rg, namespace: a.namespace, segs: a.segs[:2]})
+		}
+		return e.listRecordSets(w, r, a)
 	}
 	if k := e.kinds[strings.ToLower(a.armType())]; k != nil {
 		if len(a.segs)%2 == 1 {

@@ -40,7 +40,7 @@ func (e *Emulator) serveResource(w http.ResponseWriter, r *http.Request, a *addr
 	}
 	switch r.Method {
 	case http.MethodGet:
-		en := e.store.get(key(a.id()))
+		en := e.lookup(k, a.id())
 		if en == nil {
 			return resourceNotFound(a)
 		}
@@ -71,7 +71,7 @@ func (e *Emulator) lockCheck(k string) *armError {
 func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *address, k *kind, failOp bool) *armError {
 	id := a.id()
 	rk := key(id)
-	cur := e.store.get(rk)
+	cur := e.lookup(k, id)
 	if err := e.lockCheck(rk); err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func mergePatch(old, patch obj) obj {
 func (e *Emulator) deleteResource(w http.ResponseWriter, r *http.Request, a *address, k *kind, failOp bool) *armError {
 	id := a.id()
 	rk := key(id)
-	cur := e.store.get(rk)
+	cur := e.lookup(k, id)
 	if cur == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return nil
