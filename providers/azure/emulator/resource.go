@@ -89,6 +89,9 @@ func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *addres
 	if err != nil {
 		return err
 	}
+	if err := bindBody(body, k.armType, r.Method); err != nil {
+		return err
+	}
 	if r.Method == http.MethodPatch {
 		if old == nil {
 			return resourceNotFound(a)
