@@ -113,6 +113,14 @@ func TestBindPrivateDNSIgnoresUnknownMembers(t *testing.T) {
 	if strings.Contains(w.Body.String(), "foo") || strings.Contains(w.Body.String(), "bar") {
 		t.Fatalf("unknown members were stored: %s", w.Body.String())
 	}
+	// The body azapi sent (Azure/terraform-provider-azapi#649): the misplaced
+	// registrationEnabled is ignored, and the link has none.
+	link := `{"location":"global","properties":{"virtualNetwork":{"id":"` + id("virtualNetworks", "vnet") + `","registrationEnabled":false}}}`
+	w = do(t, en.e, "PUT", zone+"/virtualNetworkLinks/l"+dnsAPIVersion, link)
+	if e := parseError(t, w.Body.Bytes()); w.Code != http.StatusBadRequest || e.Code != "BadRequest" ||
+		e.Message != "The specified virtual network link registration setting is invalid." {
+		t.Fatalf("a link without registrationEnabled: %d %s", w.Code, w.Body.String())
+	}
 }
 
 // Read-only members a client echoes back are part of the contract: every
