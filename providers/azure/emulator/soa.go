@@ -70,6 +70,9 @@ func prepareSOA(c *writeCtx) *armError {
 	return nil
 }
 
+// refuseSOADelete: the refusal is documented, its code is the emulator's
+// own (Private DNS answers its validation errors with BadRequest,
+// Azure/terraform-provider-azapi#649).
 func refuseSOADelete(c *writeCtx) *armError {
 	return badRequest("BadRequest", "Record sets of type SOA cannot be deleted: %s is deleted with its private DNS zone.", c.id)
 }
