@@ -149,7 +149,8 @@ func TestTagLimits(t *testing.T) {
 // The served emulator holds at most maxInFlight requests; one more is
 // throttled at once with 429 and Retry-After, which ARM clients wait out.
 func TestServedBoundsConcurrentRequests(t *testing.T) {
-	slow := Fault{Kind: FaultLatency, Method: http.MethodGet, Latency: 500 * time.Millisecond}
+	// Long enough for every request to arrive while the first hold their slots.
+	slow := Fault{Kind: FaultLatency, Method: http.MethodGet, Latency: 1500 * time.Millisecond}
 	s := startServe(t, ServeOptions{Options: Options{StatePath: seedState(t), Faults: []Fault{slow}}, Token: "t"})
 	defer s.stop()
 	const n = maxInFlight + 4
