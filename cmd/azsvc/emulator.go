@@ -73,7 +73,14 @@ With --config (and -f), the cluster's resource group, VNet, subnet and NSG
 as plan and apply do in the embedded emulator; any other subnet comes from
 --seed (examples/emulator-seed.json holds the examples').
 With --tls it serves HTTPS with a freshly generated self-signed certificate
-(--cert-file writes it out so clients can trust it).
+(--cert-file writes it out so clients can trust it: SSL_CERT_FILE=FILE for Go
+programs such as azsvc, NODE_EXTRA_CA_CERTS=FILE for Node.js ones such as the
+Azure SDK for JavaScript).
+
+Like ARM, it refuses a body with a member or value the resource provider does
+not know (400 InvalidRequestFormat), an api-version the provider does not
+serve, a body over 4 MB (413) and tags past ARM's limits; it holds at most 8
+requests at once and answers more with 429 and Retry-After.
 
 The state file holds every resource as GET returns it; writes go to a
 journal next to it (STATE.journal) as they are made, folded into the state

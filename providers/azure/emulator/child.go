@@ -66,6 +66,9 @@ func (e *Emulator) putChild(w http.ResponseWriter, r *http.Request, c *writeCtx,
 	if err != nil {
 		return err
 	}
+	if err := bindBody(body, c.k.armType+"/"+prop, r.Method); err != nil {
+		return err
+	}
 	if child != nil {
 		name = getStr(child, "name")
 	}

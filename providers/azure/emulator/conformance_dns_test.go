@@ -77,7 +77,7 @@ func TestPrivateDNS(t *testing.T) {
 	}
 	pager := records.NewListPager(testRG, "privatelink.example.com", nil)
 	page, err := pager.NextPage(en.ctx)
-	if err != nil || len(page.Value) != 1 {
+	if err != nil || len(page.Value) != 2 { // the A record set and the zone's SOA
 		t.Fatalf("list ALL: %v %d", err, len(page.Value))
 	}
 

@@ -83,8 +83,10 @@ func prepareLink(c *writeCtx) *armError {
 	if vnet == "" || c.t.getID(vnet) == nil {
 		return invalidReference(vnet, c.id)
 	}
-	if _, ok := p["registrationEnabled"]; !ok {
-		p["registrationEnabled"] = false
+	if _, ok := p["registrationEnabled"].(bool); !ok {
+		// Private DNS requires it (Azure/terraform-provider-azapi#649: a link
+		// body without it got this answer).
+		return badRequest("BadRequest", "The specified virtual network link registration setting is invalid.")
 	}
 	if getStr(p, "resolutionPolicy") == "" {
 		p["resolutionPolicy"] = "Default"

@@ -76,7 +76,7 @@ func TestFaultsDeterministicFromSeed(t *testing.T) {
 		}
 		out := ""
 		for range 32 {
-			w := do(t, e, "GET", "/subscriptions/s/resourceGroups/rg"+apiVersion, "")
+			w := do(t, e, "GET", "/subscriptions/s/resourceGroups/rg"+rgAPIVersion, "")
 			if w.Code == http.StatusServiceUnavailable {
 				out += "x"
 			} else {
@@ -99,7 +99,7 @@ func TestFaultNthThrottleResponse(t *testing.T) {
 	}
 	var codes []int
 	for range 3 {
-		codes = append(codes, do(t, e, "GET", "/subscriptions/s/resourceGroups/rg"+apiVersion, "").Code)
+		codes = append(codes, do(t, e, "GET", "/subscriptions/s/resourceGroups/rg"+rgAPIVersion, "").Code)
 	}
 	if codes[0] != 404 || codes[1] != 429 || codes[2] != 404 {
 		t.Fatalf("codes %v, want only the 2nd throttled", codes)
@@ -108,7 +108,7 @@ func TestFaultNthThrottleResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := do(t, e2, "GET", "/subscriptions/s/resourceGroups/rg"+apiVersion, "")
+	w := do(t, e2, "GET", "/subscriptions/s/resourceGroups/rg"+rgAPIVersion, "")
 	if w.Header().Get("Retry-After") != "2" || w.Header().Get("Retry-After-Ms") != "1500" || errorCode(t, w) != "TooManyRequests" {
 		t.Fatalf("throttle response: %v %s", w.Header(), w.Body.String())
 	}
@@ -130,14 +130,14 @@ func TestFailedSyncDelete(t *testing.T) {
 		{zone, `{"location": "global"}`},
 		{record, `{"properties": {"ttl": 300, "aRecords": [{"ipv4Address": "10.0.0.4"}]}}`},
 	} {
-		if w := do(t, e, "PUT", put.path+apiVersion, put.body); w.Code >= 300 {
+		if w := do(t, e, "PUT", put.path+versionOf(put.path), put.body); w.Code >= 300 {
 			t.Fatalf("PUT %s: %d %s", put.path, w.Code, w.Body)
 		}
 	}
-	if w := do(t, e, "DELETE", record+apiVersion, ""); w.Code != http.StatusInternalServerError {
+	if w := do(t, e, "DELETE", record+dnsAPIVersion, ""); w.Code != http.StatusInternalServerError {
 		t.Fatalf("DELETE with a failed operation: %d %s, want 500", w.Code, w.Body)
 	}
-	if w := do(t, e, "GET", record+apiVersion, ""); w.Code != http.StatusOK {
+	if w := do(t, e, "GET", record+dnsAPIVersion, ""); w.Code != http.StatusOK {
 		t.Fatalf("the record after a failed delete: %d, want it kept (200)", w.Code)
 	}
 }

@@ -20,19 +20,38 @@ import (
 //     401 with an error envelope otherwise.
 //   - Bodies of PUT, PATCH and POST are declared application/json: a form
 //     post from a page cannot pass.
+//   - At most maxInFlight requests are in the emulator at once; one more is
+//     throttled as ARM throttles, 429 with Retry-After.
 func (e *Emulator) Guarded(token string) http.Handler {
-	return guard{next: e.Handler(), token: token}
+	return guard{next: e.Handler(), token: token, slots: make(chan struct{}, maxInFlight)}
 }
+
+// maxInFlight bounds the requests the served emulator holds: it serves them
+// one at a time, so more waiting would only add latency and memory (each
+// holds up to maxRequestBody read). Past it a request gets ARM's answer to
+// a client sending too much, 429 with Retry-After, which every ARM SDK
+// waits out and retries (arm-rules §2.3), instead of piling up.
+const maxInFlight = 8
 
 type guard struct {
 	next  http.Handler
 	token string
+	slots chan struct{}
 }
 
 func (g guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("x-ms-request-id", newGUID())
 	if err := g.check(w, r); err != nil {
 		writeError(w, err)
+		return
+	}
+	select {
+	case g.slots <- struct{}{}:
+		defer func() { <-g.slots }()
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, newErr(http.StatusTooManyRequests, "TooManyRequests",
+			"The emulator is serving %d requests; retry after 1 second.", maxInFlight))
 		return
 	}
 	g.next.ServeHTTP(w, r)

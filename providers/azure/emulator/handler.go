@@ -10,6 +10,10 @@ func (e *Emulator) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("x-ms-request-id", newGUID())
 	h.Set("Cache-Control", "no-cache")
+	if err := readBody(r); err != nil {
+		writeError(w, err)
+		return
+	}
 	a, bad, ok := parseRequestPath(r.URL)
 	if r.URL.Query().Get("api-version") == "" {
 		writeError(w, badRequest("MissingApiVersionParameter", "The api-version query parameter (?api-version=) is required for all requests."))
@@ -45,6 +49,10 @@ func (e *Emulator) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if err := e.checkAPIVersion(r, a); err != nil {
+		writeError(w, err)
+		return
+	}
 	if err := e.spendWrite(w, method); err != nil {
 		writeError(w, err)
 		return
@@ -100,8 +108,11 @@ func (e *Emulator) route(w http.ResponseWriter, r *http.Request, a *address, fai
 	if e.store.get(key(a.rgID())) == nil {
 		return rgNotFound(a.rg)
 	}
-	if len(a.segs) == 3 && top.armType == "Microsoft.Network/privateDnsZones" && a.segs[2] == "ALL" {
-		a.segs[2] = "A" // only A record sets exist here, so ALL lists them
+	if len(a.segs) == 3 && top.armType == typeZone && (a.segs[2] == "ALL" || a.segs[2] == "A" || a.segs[2] == "SOA") {
+		if e.store.get(key(a.idOf(2))) == nil {
+			return resourceNotFound(&address{sub: a.sub, rg: a.rg, namespace: a.namespace, segs: a.segs[:2]})
+		}
+		return e.listRecordSets(w, r, a)
 	}
 	if k := e.kinds[strings.ToLower(a.armType())]; k != nil {
 		if len(a.segs)%2 == 1 {
@@ -170,11 +181,14 @@ func (e *Emulator) serveRG(w http.ResponseWriter, r *http.Request, a *address) *
 		if loc == "" {
 			return badRequest("LocationRequired", "The location property is required for this definition.")
 		}
+		if err := checkTags(body); err != nil {
+			return err
+		}
 		body["id"], body["name"], body["type"] = a.rgID(), a.rg, typeRG
 		body["location"] = strings.ToLower(strings.ReplaceAll(loc, " ", ""))
 		body["properties"] = obj{"provisioningState": "Succeeded"}
 		e.store.put(k, newEntry(typeRG, body))
-		if err := e.persist(map[string]*entry{k: cur}); err != nil {
+		if err := e.persist(); err != nil {
 			return err
 		}
 		status := http.StatusOK

@@ -21,7 +21,7 @@ var canonicalSegments = func() map[string]string {
 		"privateDnsOperationStatuses", "privateDnsOperationResults",
 		"frontendIPConfigurations", "backendAddressPools", "loadBalancingRules", "probes",
 		"inboundNatRules", "outboundRules", "securityRules", "defaultSecurityRules", "subnets",
-		"privateEndpointConnections", "ipConfigurations", "virtualNetworkLinks", "A", "ALL",
+		"privateEndpointConnections", "ipConfigurations", "virtualNetworkLinks", "A", "SOA", "ALL",
 		"operations", "operationResults", "Microsoft.Network", "Microsoft.Resources",
 	} {
 		m[strings.ToLower(s)] = s

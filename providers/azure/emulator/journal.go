@@ -51,11 +51,14 @@ func (h *persistHooks) at(p hookPoint) {
 	}
 }
 
-func (h *persistHooks) writeLine(f *os.File, line []byte) (int, error) {
-	if h != nil && h.write != nil {
-		return h.write(f, line)
+// writeFile writes b to f, unless Options.WriteFault fails the write.
+func (e *Emulator) writeFile(f *os.File, b []byte) (int, error) {
+	if e.opts.WriteFault != nil {
+		if err := e.opts.WriteFault(f.Name()); err != nil {
+			return 0, &fs.PathError{Op: "write", Path: f.Name(), Err: err}
+		}
 	}
-	return f.Write(line)
+	return f.Write(b)
 }
 
 func journalLine(buf, record []byte) []byte {
@@ -66,10 +69,8 @@ func journalLine(buf, record []byte) []byte {
 
 // appendRecord writes the record of the changed keys as one line.
 func (e *Emulator) appendRecord(keys []string) error {
-	if e.journal == nil {
-		if err := e.openJournal(); err != nil {
-			return err
-		}
+	if err := e.ensureJournal(); err != nil {
+		return err
 	}
 	rec := []byte(`{"delete":[`)
 	n := 0
@@ -95,7 +96,11 @@ func (e *Emulator) appendRecord(keys []string) error {
 	}
 	rec = append(rec, "]}"...)
 	line := journalLine(make([]byte, 0, len(rec)+10), rec)
-	written, err := e.hooks.writeLine(e.journal, line)
+	write := e.writeFile
+	if e.hooks != nil && e.hooks.write != nil {
+		write = e.hooks.write
+	}
+	written, err := write(e.journal, line)
 	if err == nil {
 		e.journalSize += int64(written)
 		return nil
@@ -112,6 +117,30 @@ func (e *Emulator) appendRecord(keys []string) error {
 	return err
 }
 
+// ensureJournal opens the journal for the first append of this emulator:
+// the one load found, cut to its whole lines (a torn last line is a write
+// never acknowledged), or else a new one.
+func (e *Emulator) ensureJournal() error {
+	if e.journal != nil {
+		return nil
+	}
+	if !e.journalFound {
+		return e.openJournal()
+	}
+	f, err := os.OpenFile(e.journalPath(), os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("open emulator journal: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || fi.Size() > e.journalSize {
+		if err := f.Truncate(e.journalSize); err != nil {
+			f.Close()
+			return fmt.Errorf("cut the torn end of emulator journal %s: %w", e.journalPath(), err)
+		}
+	}
+	e.journal = f
+	return nil
+}
+
 // openJournal starts a journal extending the current snapshot. A kill
 // before its header is whole leaves a journal load ignores: it holds no
 // record yet.
@@ -122,7 +151,7 @@ func (e *Emulator) openJournal() error {
 	}
 	header := fmt.Appendf(nil, `{"base":%s,"journal":%d}`, strconv.Quote(e.base), journalVersion)
 	line := journalLine(nil, header)
-	if _, err := f.Write(line); err != nil {
+	if _, err := e.writeFile(f, line); err != nil {
 		f.Close()
 		return fmt.Errorf("write emulator journal: %w", err)
 	}
@@ -135,7 +164,7 @@ func (e *Emulator) closeJournal() error {
 		return nil
 	}
 	err := e.journal.Close()
-	e.journal, e.journalSize = nil, 0
+	e.journal = nil
 	if err != nil {
 		return fmt.Errorf("close emulator journal: %w", err)
 	}
@@ -143,9 +172,10 @@ func (e *Emulator) closeJournal() error {
 }
 
 // replayJournal applies the journal when it extends the loaded snapshot. A
-// torn last line (a write that was never acknowledged) is cut off; a bad
-// line followed by good ones is corruption, reported with the files left
-// untouched. A journal of another snapshot is stale and removed.
+// torn last line (a write that was never acknowledged) is ignored, and cut
+// off before the next append; a bad line followed by good ones is
+// corruption, reported with the files left untouched. A journal of another
+// snapshot is stale and removed.
 func (e *Emulator) replayJournal() error {
 	path := e.journalPath()
 	data, err := os.ReadFile(path)
@@ -176,17 +206,7 @@ func (e *Emulator) replayJournal() error {
 		}
 		good = l.end
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("open emulator journal: %w", err)
-	}
-	if int64(good) < int64(len(data)) {
-		if err := f.Truncate(int64(good)); err != nil {
-			f.Close()
-			return fmt.Errorf("cut the torn end of emulator journal %s: %w", path, err)
-		}
-	}
-	e.journal, e.journalSize = f, int64(good)
+	e.journalFound, e.journalSize = true, int64(good)
 	return nil
 }
 

@@ -37,12 +37,12 @@ func TestJournalWriteFailure(t *testing.T) {
 		if code := do(t, e, "GET", id("publicIPAddresses", "torn")+apiVersion, "").Code; code != http.StatusNotFound {
 			t.Fatalf("after %v: GET of the failed write: %d, want 404", failure, code)
 		}
-		code := do(t, e, "PUT", "/subscriptions/"+testSub+"/resourceGroups/torn-rg"+apiVersion, `{"location":"`+testLocation+`"}`,
+		code := do(t, e, "PUT", "/subscriptions/"+testSub+"/resourceGroups/torn-rg"+rgAPIVersion, `{"location":"`+testLocation+`"}`,
 			"Content-Type", "application/json").Code
 		if code != http.StatusInternalServerError {
 			t.Fatalf("resource group PUT with %v: %d, want 500", failure, code)
 		}
-		if code := do(t, e, "GET", "/subscriptions/"+testSub+"/resourceGroups/torn-rg"+apiVersion, "").Code; code != http.StatusNotFound {
+		if code := do(t, e, "GET", "/subscriptions/"+testSub+"/resourceGroups/torn-rg"+rgAPIVersion, "").Code; code != http.StatusNotFound {
 			t.Fatalf("after %v: GET of the failed resource group: %d, want 404", failure, code)
 		}
 	}

@@ -18,6 +18,17 @@ type kind struct {
 	decorate  func(e *Emulator, body obj, r *http.Request)
 	children  map[string]*childSpec // inline children by path segment
 	validName func(string) bool     // nil: ARM's rule (validName); DNS names differ
+	// implicit returns the resource ARM creates with its parent, while the
+	// emulator stores none (a zone's SOA record set); nil: none.
+	implicit func(e *Emulator, id string) *entry
+}
+
+// lookup returns the stored resource, or the one ARM creates implicitly.
+func (e *Emulator) lookup(k *kind, id string) *entry {
+	if en := e.store.get(key(id)); en != nil || k.implicit == nil {
+		return en
+	}
+	return k.implicit(e, id)
 }
 
 // nameOK applies the kind's name rule.
@@ -83,6 +94,8 @@ func newKinds() map[string]*kind {
 			lowerName: true, prepare: prepareLink},
 		{armType: "Microsoft.Network/privateDnsZones/A", lro: lroNone, etag: bareTag, lowerName: true, prepare: prepareRecordSet,
 			validName: validRecordName},
+		{armType: typeRecordSOA, lro: lroNone, etag: bareTag, prepare: prepareSOA, onDelete: refuseSOADelete,
+			validName: func(n string) bool { return n == soaName }, implicit: (*Emulator).defaultSOA},
 	}
 	m := map[string]*kind{}
 	for _, k := range ks {
@@ -98,6 +111,9 @@ func newKinds() map[string]*kind {
 // provisioningState and (NRP) resourceGuid.
 func (c *writeCtx) fill() *armError {
 	b := c.body
+	if err := checkTags(b); err != nil {
+		return err
+	}
 	b["id"], b["name"], b["type"] = c.id, c.a.name(), c.k.armType
 	loc := strings.ToLower(strings.ReplaceAll(getStr(b, "location"), " ", ""))
 	switch {

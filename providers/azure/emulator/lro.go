@@ -23,6 +23,9 @@ type operation struct {
 	created time.Time
 	failure *armError // non-nil: the operation ends Failed with this error
 	done    bool
+	// result is the kind of the resource a Private DNS PUT or PATCH wrote:
+	// its result URL answers the resource once done; nil for a delete.
+	result *kind
 }
 
 type operations struct {
@@ -173,6 +176,10 @@ func (e *Emulator) servePoll(w http.ResponseWriter, r *http.Request, id string, 
 		w.WriteHeader(http.StatusAccepted)
 	case op.failure != nil:
 		writeError(w, op.failure)
+	case op.result != nil && e.store.get(op.resKey) != nil:
+		// Private DNS answers its Location URL with the resource written
+		// (issue 21: the JS SDK reads a PATCH's result from it).
+		writeRaw(w, http.StatusOK, e.render(e.store.get(op.resKey), op.result, r))
 	default:
 		w.WriteHeader(http.StatusNoContent)
 	}

@@ -147,44 +147,38 @@ func objects(field string, items []any) ([]obj, error) {
 }
 
 // saveLocked persists what changed since the last call: one journal record,
-// and a compaction when the journal has grown past its threshold. An error
-// means the record is not in the journal: the caller undoes the change. A
-// failed compaction is not one: the record is, and Close compacts again.
+// and a compaction when the journal has grown past its threshold. When the
+// record cannot be written the change is undone, so the emulator holds what
+// its files hold and what the client of the failed request is told:
+// nothing changed. A failed compaction is no error: the record is in the
+// journal, and Close compacts again.
 func (e *Emulator) saveLocked() error {
-	keys := e.store.takeChanged()
-	if e.opts.StatePath == "" || len(keys) == 0 {
+	if e.opts.StatePath == "" || len(e.store.changed) == 0 {
+		e.store.takeChanged()
 		return nil
 	}
-	if e.broken != nil {
-		return fmt.Errorf("save emulator state %s: %w", e.opts.StatePath, e.broken)
+	err := e.broken
+	if err == nil {
+		err = e.appendRecord(e.store.changed)
 	}
-	if err := e.appendRecord(keys); err != nil {
+	if err != nil {
+		e.store.rollback()
 		return fmt.Errorf("save emulator state %s: %w", e.opts.StatePath, err)
 	}
+	e.store.takeChanged()
 	if e.journalSize > max(e.compactMin, compactRatio*e.snapshotSize) {
 		_ = e.compact()
 	}
 	return nil
 }
 
-// persist saves the change the store just made to the keys of prior,
-// which holds their entries before it (nil for an absent key). When the
-// save fails the change is undone, so the emulator holds what its files
-// hold and what the failed request's client was told: nothing changed.
-func (e *Emulator) persist(prior map[string]*entry) *armError {
-	err := e.saveLocked()
-	if err == nil {
-		return nil
+// persist saves the change the store just made; a change that cannot be
+// saved is undone and fails the request (ARM's InternalServerError).
+func (e *Emulator) persist() *armError {
+	if err := e.saveLocked(); err != nil {
+		return newErr(http.StatusInternalServerError, "InternalServerError", "%v", err)
 	}
-	for k, en := range prior {
-		if en == nil {
-			e.store.remove(k)
-		} else {
-			e.store.put(k, en)
-		}
-	}
-	e.store.takeChanged()
-	return newErr(http.StatusInternalServerError, "InternalServerError", "%v", err)
+	return nil
 }
 
 // compact writes the whole state as a new snapshot and drops the journal.
@@ -205,7 +199,7 @@ func (e *Emulator) compact() (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	_, err = tmp.Write(data)
+	_, err = e.writeFile(tmp, data)
 	err = errors.Join(err, tmp.Sync(), tmp.Close())
 	if err == nil {
 		e.hooks.at(hookBeforeRename)
@@ -219,6 +213,7 @@ func (e *Emulator) compact() (err error) {
 	e.base, e.snapshotSize = snapshotID(data), int64(len(data))
 	// The journal now extends an older snapshot: were it left behind, load
 	// would see its base differ and ignore it.
+	e.journalFound, e.journalSize = false, 0
 	if err := e.closeJournal(); err != nil {
 		return err
 	}

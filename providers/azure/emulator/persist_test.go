@@ -117,7 +117,7 @@ func TestSeedRealAzureBodies(t *testing.T) {
 		ids = append(ids, b.ID)
 	}
 	for _, id := range ids {
-		if w := do(t, e, "GET", id+apiVersion, ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"id":"`+id+`"`) {
+		if w := do(t, e, "GET", id+versionOf(id), ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"id":"`+id+`"`) {
 			t.Fatalf("GET %s: %d %s", id, w.Code, w.Body.String())
 		}
 	}

@@ -11,7 +11,22 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 )
 
-const apiVersion = "?api-version=2025-05-01"
+const (
+	apiVersion    = "?api-version=2025-05-01"
+	rgAPIVersion  = "?api-version=2021-04-01" // Microsoft.Resources
+	dnsAPIVersion = "?api-version=2024-06-01" // Private DNS
+)
+
+// versionOf is the api-version query of the provider that serves path.
+func versionOf(path string) string {
+	switch {
+	case strings.Contains(strings.ToLower(path), "/privatednszones"):
+		return dnsAPIVersion
+	case !strings.Contains(path, "/providers/"):
+		return rgAPIVersion
+	}
+	return apiVersion
+}
 
 // do sends one raw request to the handler, as curl would.
 func do(t *testing.T, e *Emulator, method, path, body string, header ...string) *httptest.ResponseRecorder {

@@ -40,7 +40,7 @@ func (e *Emulator) serveResource(w http.ResponseWriter, r *http.Request, a *addr
 	}
 	switch r.Method {
 	case http.MethodGet:
-		en := e.store.get(key(a.id()))
+		en := e.lookup(k, a.id())
 		if en == nil {
 			return resourceNotFound(a)
 		}
@@ -71,7 +71,7 @@ func (e *Emulator) lockCheck(k string) *armError {
 func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *address, k *kind, failOp bool) *armError {
 	id := a.id()
 	rk := key(id)
-	cur := e.store.get(rk)
+	cur := e.lookup(k, id)
 	if err := e.lockCheck(rk); err != nil {
 		return err
 	}
@@ -87,6 +87,9 @@ func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *addres
 	}
 	body, err := decodeBody(r)
 	if err != nil {
+		return err
+	}
+	if err := bindBody(body, k.armType, r.Method); err != nil {
 		return err
 	}
 	if r.Method == http.MethodPatch {
@@ -110,6 +113,7 @@ func (e *Emulator) putResource(w http.ResponseWriter, r *http.Request, a *addres
 	op := e.startOp(rk, style, failOp)
 	e.operationHeaders(w, r, a, style, op, getStr(body, "location"))
 	if style == lroDNS {
+		op.result = k
 		writeRaw(w, http.StatusAccepted, []byte("{}"))
 		return nil
 	}
@@ -138,12 +142,8 @@ func (e *Emulator) write(c *writeCtx) *armError {
 }
 
 func (e *Emulator) commit(t *tx) *armError {
-	prior := make(map[string]*entry, len(t.order))
-	for _, k := range t.order {
-		prior[k] = e.store.get(k)
-	}
 	t.commit()
-	return e.persist(prior)
+	return e.persist()
 }
 
 func (e *Emulator) startOp(rk string, style lroStyle, failOp bool) *operation {
@@ -179,7 +179,7 @@ func mergePatch(old, patch obj) obj {
 func (e *Emulator) deleteResource(w http.ResponseWriter, r *http.Request, a *address, k *kind, failOp bool) *armError {
 	id := a.id()
 	rk := key(id)
-	cur := e.store.get(rk)
+	cur := e.lookup(k, id)
 	if cur == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return nil

@@ -96,7 +96,9 @@ func Serve(ctx context.Context, opts ServeOptions, out io.Writer) (err error) {
 	if opts.Ready != nil {
 		opts.Ready(Served{Endpoint: endpoint, Token: token, Cert: cert})
 	}
-	srv := &http.Server{Handler: e.Guarded(token), ReadHeaderTimeout: 10 * time.Second}
+	// ReadTimeout bounds how long a slow upload holds one of the guard's
+	// slots (a 4 MB body takes milliseconds on loopback).
+	srv := &http.Server{Handler: e.Guarded(token), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -50,9 +50,12 @@ type store struct {
 	byType   map[string]map[string]bool // lower ARM type → keys
 
 	// changed lists the keys put or removed since the last journal record
-	// (persist.go), once each, when the state is persisted.
+	// (persist.go), once each, when the state is persisted; prior holds
+	// their entries before the first of those changes (nil: absent), so a
+	// change that cannot be saved is undone.
 	changed   []string
 	isChanged map[string]bool
+	prior     map[string]*entry
 	track     bool
 }
 
@@ -64,7 +67,7 @@ func newStore() *store {
 		inbound: map[string]map[string][]edge{}, ips: map[string]map[string]string{},
 		public: map[string]string{}, aliases: map[string]string{},
 		children: map[string]map[string]bool{}, byType: map[string]map[string]bool{},
-		isChanged: map[string]bool{},
+		isChanged: map[string]bool{}, prior: map[string]*entry{},
 	}
 }
 
@@ -72,8 +75,8 @@ func (s *store) get(k string) *entry { return s.entries[k] }
 
 func (s *store) put(k string, e *entry) {
 	oldIP := s.facts[k].publicIP
-	s.unindex(k)
 	s.touch(k)
+	s.unindex(k)
 	s.entries[k] = e
 	addSet(s.byType, strings.ToLower(e.armType), k)
 	if p := parentKey(e.armType, k); p != "" {
@@ -105,8 +108,9 @@ func (s *store) put(k string, e *entry) {
 
 func (s *store) remove(k string) {
 	ip := s.facts[k].publicIP
-	if s.unindex(k) {
+	if _, ok := s.entries[k]; ok {
 		s.touch(k)
+		s.unindex(k)
 		s.releaseIfFree(ip)
 	}
 }
@@ -192,18 +196,32 @@ func (s *store) all() []*entry {
 	return out
 }
 
+// touch records that k is about to change, before it does.
 func (s *store) touch(k string) {
 	if s.track && !s.isChanged[k] {
 		s.isChanged[k] = true
 		s.changed = append(s.changed, k)
+		s.prior[k] = s.entries[k]
 	}
 }
 
 // takeChanged returns the keys changed since the last call and forgets them.
 func (s *store) takeChanged() []string {
 	out := s.changed
-	s.changed, s.isChanged = nil, map[string]bool{}
+	s.changed, s.isChanged, s.prior = nil, map[string]bool{}, map[string]*entry{}
 	return out
+}
+
+// rollback undoes every change since the last takeChanged.
+func (s *store) rollback() {
+	for k, en := range s.prior {
+		if en == nil {
+			s.remove(k)
+		} else {
+			s.put(k, en)
+		}
+	}
+	s.takeChanged()
 }
 
 func addSet(m map[string]map[string]bool, k, v string) {

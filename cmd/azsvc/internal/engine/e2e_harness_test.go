@@ -163,9 +163,13 @@ func requireEmptyPlan(t testing.TB, in *Inputs, tg *Target, what string) {
 }
 
 // serveARM sends one request through the emulator's handler, outside the
-// provider.
+// provider, at an api-version the path's resource provider serves.
 func serveARM(emu *emulator.Emulator, method, id, body string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, emulator.Endpoint+id+"?api-version=2024-05-01", strings.NewReader(body))
+	version := "2024-05-01"
+	if strings.Contains(strings.ToLower(id), "/privatednszones/") {
+		version = "2024-06-01"
+	}
+	req := httptest.NewRequest(method, emulator.Endpoint+id+"?api-version="+version, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	emu.Handler().ServeHTTP(rec, req)
