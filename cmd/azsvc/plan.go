@@ -24,6 +24,9 @@ type planOptions struct {
 	Since string
 	// SummaryFile receives the whole plan as markdown.
 	SummaryFile string
+	// Base is a directory or git revision: plan the input against what it
+	// builds, in a throwaway emulator (a pull request's diff, offline).
+	Base string
 }
 
 func newPlanCmd(a *app, runF func(context.Context, *planOptions) error) *cobra.Command {
@@ -95,6 +98,9 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 			if err := opts.Target.complete(a); err != nil {
 				return err
 			}
+			if err := opts.checkBase(cmd); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}
@@ -108,6 +114,7 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
 	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE and azsvc show FILE")
 	f.StringVar(&opts.Since, "since", "", "show drift: what changed outside azsvc since this saved plan (the one last applied) recorded it would write")
+	f.StringVar(&opts.Base, "base", "", "plan against what this base builds instead of Azure: a directory of manifests, or a git revision (origin/main, HEAD~1) at which the -f paths are read; offline, in a throwaway emulator")
 	f.StringVar(&opts.SummaryFile, "summary-file", "", "also write the whole plan as markdown to this file (default with -o markdown: $GITHUB_STEP_SUMMARY, appended)")
 
 	return cmd

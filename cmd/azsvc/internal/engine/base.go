@@ -106,7 +106,7 @@ func PlanBase(ctx context.Context, base *Base, head *Inputs, seeds [][]byte) (*p
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--base %s: %w", base.Ref, err)
 	}
-	t, err := emulatorTarget(emu, head, "throwaway emulator holding what --base "+base.Ref+" builds; not Azure", false)
+	t, err := emulatorTarget(emu, head, "throwaway, holding what --base "+base.Ref+" builds; not Azure", false)
 	if err != nil {
 		return nil, nil, nil, err
 	}

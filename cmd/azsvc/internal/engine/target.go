@@ -52,6 +52,9 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(s.Seeds) > 0 && choice.Kind != KindEmulator {
+		return nil, targetErrorf("--seed adds resources to the local emulator, and the target is not the emulator (%s): drop --seed, or choose the emulator (--target emulator)", choice.Why)
+	}
 	var t *Target
 	switch choice.Kind {
 	case KindAzure:
@@ -158,6 +161,10 @@ func openEmulator(s Settings, in *Inputs) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := seedMissing(emu, s.Seeds); err != nil {
+		emu.Close()
+		return nil, err
+	}
 	t, err := EmulatorTarget(emu, in, "state "+path)
 	if err != nil {
 		emu.Close()
@@ -231,3 +238,16 @@ const (
 // ReadScopeOf is what a plan of in reads: a function of the inputs,
 // derived in the core (resolve.ReadScope).
 func ReadScopeOf(in *Inputs) plan.ReadScope { return resolve.ReadScope(in.Desired, in.Scope) }
+
+// seedMissing adds the bodies of the seed files the emulator lacks: a
+// persisted emulator keeps what applies changed since.
+func seedMissing(emu *emulator.Emulator, paths []string) error {
+	bodies, err := ReadSeeds(paths)
+	if err != nil {
+		return err
+	}
+	if err := emu.SeedMissing(bodies...); err != nil {
+		return fmt.Errorf("--seed: %w", err)
+	}
+	return nil
+}
