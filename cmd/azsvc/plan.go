@@ -62,6 +62,13 @@ would. --prune with --from-cluster needs the whole cluster read (-A, no -l):
 with one namespace or a selector a Service outside the read would look
 deleted, so that is refused (exit 64).
 
+Values the API server assigns (a UID, a nodePort, a healthCheckNodePort) that
+the manifests lack come from the cluster (--from-cluster), or from what Azure
+holds for the Service; otherwise the plan shows them "(assigned by the API
+server)" and apply refuses it. With --base DIR|REV the plan is against what
+the base input builds in a throwaway emulator, offline: a pull request's diff
+(DIR holds the base manifests; a git revision is read at the -f paths).
+
 Output formats: text (the default), json (a versioned plan document) and
 markdown (a pull request comment of at most 60,000 characters: the summary
 first, every disruptive and shared change in full, then the Services by
@@ -82,6 +89,9 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 
   # Rehearse on the local emulator although azure.json names a subscription
   azsvc plan -f deploy/ --config azure.json --target emulator
+
+  # A pull request's diff, offline: the manifests against what origin/main builds
+  azsvc plan --base origin/main -f deploy/ --config azure.json --detailed-exitcode
 
   # Preview a pull request's manifests against the live cluster
   azsvc plan --from-cluster -A -f deploy/ --config azure.json`,
