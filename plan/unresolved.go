@@ -44,9 +44,14 @@ func UnresolvedOf(p *Plan, scope Scope) []Unresolved {
 		}
 		addr := c.ID().Address()
 		for _, n := range c.ID().Names {
-			uid(n, addr)
+			if len(byPrefix) > 0 {
+				uid(n, addr)
+			}
 		}
 		EachServerValue(c.After.Properties, func(v ServerValue) { need(v, addr) })
+		if len(byPrefix) == 0 {
+			continue // no name holds a placeholder: skip walking the references
+		}
 		EachReference(c.After.Properties, func(ref string) {
 			if id, err := ParseID(ref); err == nil {
 				for _, n := range id.Names {

@@ -71,6 +71,9 @@ type targetOptions struct {
 	Prune bool
 	// AllowEmptyInput lets --prune run on an input without Services.
 	AllowEmptyInput bool
+	// Seeds are ARM resource bodies the local emulator starts from
+	// (subnets and public IPs the manifests reference): added when missing.
+	Seeds []string
 	// Origins says where each setting came from (command line, environment
 	// or settings file), set when the command runs.
 	Origins map[string]engine.Origin
@@ -94,6 +97,8 @@ func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
 	f.StringVar(&o.ARMToken, "arm-token", "", "bearer token for --arm-endpoint (better: env AZSVC_ARM_TOKEN, which stays out of the process list)")
 	f.BoolVar(&o.Prune, "prune", false, "also delete azsvc-owned resources of Services that are not in the input")
 	f.BoolVar(&o.AllowEmptyInput, "allow-empty-input", false, "with --prune, accept an input without any LoadBalancer Service or PrivateEndpoint (which deletes everything azsvc owns in scope)")
+	f.StringArrayVar(&o.Seeds, "seed", nil, "on the local emulator: add these ARM resource bodies when missing (subnets, public IPs the manifests reference; az ... show -o json output); repeatable")
+	_ = cmd.MarkFlagFilename("seed", "json")
 	f.StringVar(&o.EmulatorBudget, "emulator-write-budget", "", "limit the local emulator to WRITES per WINDOW, e.g. 1000/5m, as ARM limits a subscription (default: no limit)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

@@ -23,6 +23,7 @@ func settings(io *IOStreams, in inputOptions, c clusterOptions, t targetOptions)
 		StatePath:       t.State,
 		Prune:           t.Prune,
 		AllowEmptyPrune: t.AllowEmptyInput,
+		Seeds:           t.Seeds,
 		Target:          t.Target,
 		ARMEndpoint:     t.ARMEndpoint,
 		ARMToken:        t.ARMToken,

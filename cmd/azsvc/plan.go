@@ -24,6 +24,9 @@ type planOptions struct {
 	Since string
 	// SummaryFile receives the whole plan as markdown.
 	SummaryFile string
+	// Base is a directory or git revision: plan the input against what it
+	// builds, in a throwaway emulator (a pull request's diff, offline).
+	Base string
 }
 
 func newPlanCmd(a *app, runF func(context.Context, *planOptions) error) *cobra.Command {
@@ -59,6 +62,13 @@ would. --prune with --from-cluster needs the whole cluster read (-A, no -l):
 with one namespace or a selector a Service outside the read would look
 deleted, so that is refused (exit 64).
 
+Values the API server assigns (a UID, a nodePort, a healthCheckNodePort) that
+the manifests lack come from the cluster (--from-cluster), or from what Azure
+holds for the Service; otherwise the plan shows them "(assigned by the API
+server)" and apply refuses it. With --base DIR|REV the plan is against what
+the base input builds in a throwaway emulator, offline: a pull request's diff
+(DIR holds the base manifests; a git revision is read at the -f paths).
+
 Output formats: text (the default), json (a versioned plan document) and
 markdown (a pull request comment of at most 60,000 characters: the summary
 first, every disruptive and shared change in full, then the Services by
@@ -80,6 +90,9 @@ says where the whole plan is). The whole plan also goes, as markdown, to
   # Rehearse on the local emulator although azure.json names a subscription
   azsvc plan -f deploy/ --config azure.json --target emulator
 
+  # A pull request's diff, offline: the manifests against what origin/main builds
+  azsvc plan --base origin/main -f deploy/ --config azure.json --detailed-exitcode
+
   # Preview a pull request's manifests against the live cluster
   azsvc plan --from-cluster -A -f deploy/ --config azure.json`,
 		Args: inputArgs,
@@ -95,6 +108,9 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 			if err := opts.Target.complete(a); err != nil {
 				return err
 			}
+			if err := opts.checkBase(cmd); err != nil {
+				return err
+			}
 			return runCommand(a, cmd, opts, &opts.Output, runF, runPlan)
 		},
 	}
@@ -108,6 +124,7 @@ says where the whole plan is). The whole plan also goes, as markdown, to
 	f.BoolVar(&opts.DetailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
 	f.StringVar(&opts.Out, "out", "", "also save the plan to this file, for azsvc apply FILE and azsvc show FILE")
 	f.StringVar(&opts.Since, "since", "", "show drift: what changed outside azsvc since this saved plan (the one last applied) recorded it would write")
+	f.StringVar(&opts.Base, "base", "", "plan against what this base builds instead of Azure: a directory of manifests, or a git revision (origin/main, HEAD~1) at which the -f paths are read; offline, in a throwaway emulator")
 	f.StringVar(&opts.SummaryFile, "summary-file", "", "also write the whole plan as markdown to this file (default with -o markdown: $GITHUB_STEP_SUMMARY, appended)")
 
 	return cmd

@@ -34,13 +34,22 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	tg, p, res, err := planTarget(ctx, in, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
+	var base *engine.Base
+	if opts.Base != "" {
+		if base, err = engine.ReadBase(ctx, opts.Base, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target)); err != nil {
+			return err
+		}
+	}
+	tg, p, res, err := planTargetOrBase(ctx, in, base, settings(opts.IO, opts.inputOptions, opts.Cluster, opts.Target))
 	refused := refusal(err)
 	if err != nil && refused == nil {
 		return err
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	view := engine.View(p, in, tg, opts.Files)
+	if base != nil {
+		view.Header.Base = base.Describe() + ": planned against what it builds, not against Azure"
+	}
 	if opts.Since != "" {
 		if err := engine.SinceDrift(opts.Since, p, res, tg); err != nil {
 			return &invalidInput{fmt.Errorf("--since %s: %w", opts.Since, err)}
@@ -116,6 +125,26 @@ func planTarget(ctx context.Context, in *engine.Inputs, s engine.Settings) (*eng
 	p, res, err := engine.Plan(ctx, in, tg)
 	if err != nil && refusal(err) == nil {
 		tg.Close()
+		return nil, nil, nil, err
+	}
+	return tg, p, res, err
+}
+
+// planTargetOrBase plans against the target, or, with a base, against what
+// the base input builds in a throwaway emulator (engine.PlanBase).
+func planTargetOrBase(ctx context.Context, in *engine.Inputs, base *engine.Base, s engine.Settings) (*engine.Target, *plan.Plan, *resolve.Resolved, error) {
+	if base == nil {
+		return planTarget(ctx, in, s)
+	}
+	seeds, err := engine.ReadSeeds(s.Seeds)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	p, res, tg, err := engine.PlanBase(ctx, base, in, seeds)
+	if err != nil && refusal(err) == nil {
+		if tg != nil {
+			tg.Close()
+		}
 		return nil, nil, nil, err
 	}
 	return tg, p, res, err

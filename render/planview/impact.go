@@ -34,7 +34,7 @@ func replaceImpact(c *plan.Change) []string {
 	case plan.KindPublicIP:
 		return []string{fmt.Sprintf("public IP %s will be replaced by a new address, so DNS pointing at it breaks", pipLabel(b))}
 	case plan.KindFrontend:
-		return []string{fmt.Sprintf("frontend %s (%s) is re-created, so traffic to it stops while it is rebuilt", b.Name(), frontendIP(b))}
+		return []string{fmt.Sprintf("frontend %s (%s) is re-created, so traffic to it stops while it is rebuilt", plan.ShowName(b.Name()), frontendIP(b))}
 	case plan.KindPrivateLinkService:
 		return []string{plsImpact(b)}
 	case plan.KindPrivateEndpoint:
@@ -52,24 +52,24 @@ func deleteImpact(c *plan.Change) []string {
 	case plan.KindPublicIP:
 		return []string{fmt.Sprintf("public IP %s will be released, so DNS pointing at it breaks", pipLabel(b))}
 	case plan.KindFrontend:
-		return []string{fmt.Sprintf("frontend %s (%s) stops receiving traffic", b.Name(), frontendIP(b))}
+		return []string{fmt.Sprintf("frontend %s (%s) stops receiving traffic", plan.ShowName(b.Name()), frontendIP(b))}
 	case plan.KindRule:
 		rule := plan.AsRule(b)
 		return []string{fmt.Sprintf("traffic to %s port %v stops being load-balanced", b.Properties["protocol"], rule.RawFrontendPort())}
 	case plan.KindProbe:
-		return []string{fmt.Sprintf("health probe %s is removed", b.Name())}
+		return []string{fmt.Sprintf("health probe %s is removed", plan.ShowName(b.Name()))}
 	case plan.KindPrivateLinkService:
 		return []string{plsImpact(b)}
 	case plan.KindPrivateEndpoint:
-		return []string{fmt.Sprintf("private endpoint %s is deleted, so clients using it lose access", b.Name())}
+		return []string{fmt.Sprintf("private endpoint %s is deleted, so clients using it lose access", plan.ShowName(b.Name()))}
 	case plan.KindSecurityRule:
-		return []string{fmt.Sprintf("NSG rule %s is removed, so the traffic it allowed is blocked", b.Name())}
+		return []string{fmt.Sprintf("NSG rule %s is removed, so the traffic it allowed is blocked", plan.ShowName(b.Name()))}
 	case plan.KindLoadBalancer:
-		return []string{fmt.Sprintf("load balancer %s is deleted", b.Name())}
+		return []string{fmt.Sprintf("load balancer %s is deleted", plan.ShowName(b.Name()))}
 	case plan.KindARecord:
-		return []string{fmt.Sprintf("DNS record %s is deleted, so its name stops resolving", b.Name())}
+		return []string{fmt.Sprintf("DNS record %s is deleted, so its name stops resolving", plan.ShowName(b.Name()))}
 	case plan.KindPrivateDNSZone:
-		return []string{fmt.Sprintf("private DNS zone %s is deleted, with every record left in it", b.Name())}
+		return []string{fmt.Sprintf("private DNS zone %s is deleted, with every record left in it", plan.ShowName(b.Name()))}
 	case plan.KindVNetLink:
 		return []string{fmt.Sprintf("virtual network %s stops resolving names in zone %s", valueText(b.Properties["virtualNetwork"]), b.ID.Names[0])}
 	}
@@ -87,7 +87,7 @@ func updateImpact(c *plan.Change) []string {
 		}
 		switch c.Before.Kind() {
 		case plan.KindFrontend:
-			out = append(out, fmt.Sprintf("frontend %s IP changes from %s to %s", c.Before.Name(), valueText(a.Before), valueText(a.After)))
+			out = append(out, fmt.Sprintf("frontend %s IP changes from %s to %s", plan.ShowName(c.Before.Name()), valueText(a.Before), valueText(a.After)))
 		case plan.KindProbe:
 			out = append(out, fmt.Sprintf("health probe moves from %s to %s%s, so backends that do not answer it go unhealthy",
 				valueText(a.Before), valueText(a.After), probePath(c.After)))
@@ -98,16 +98,16 @@ func updateImpact(c *plan.Change) []string {
 
 func plsImpact(pls *plan.Resource) string {
 	if n := len(plan.AsPrivateLinkService(pls).Connections()); n > 0 {
-		return fmt.Sprintf("private link service %s is deleted: %s will be dropped", pls.Name(), count(n, "private endpoint connection", "private endpoint connections"))
+		return fmt.Sprintf("private link service %s is deleted: %s will be dropped", plan.ShowName(pls.Name()), count(n, "private endpoint connection", "private endpoint connections"))
 	}
-	return fmt.Sprintf("private link service %s is deleted, so private endpoints connected to it lose access", pls.Name())
+	return fmt.Sprintf("private link service %s is deleted, so private endpoints connected to it lose access", plan.ShowName(pls.Name()))
 }
 
 func pipLabel(pip *plan.Resource) string {
 	if ip := plan.AsPublicIP(pip).Address(); ip != "" {
 		return ip
 	}
-	return pip.Name()
+	return plan.ShowName(pip.Name())
 }
 
 func frontendIP(fe *plan.Resource) string {
@@ -175,7 +175,7 @@ func peReplaceImpact(c *plan.Change) string {
 	if ip == "" {
 		ip = "its address"
 	}
-	msg := fmt.Sprintf("private endpoint %s is re-created: %s changes, and the DNS records pointing at it follow; clients reconnect", b.Name(), ip)
+	msg := fmt.Sprintf("private endpoint %s is re-created: %s changes, and the DNS records pointing at it follow; clients reconnect", plan.ShowName(b.Name()), ip)
 	if c.Reason == plan.ReasonConnectionLost {
 		msg += fmt.Sprintf(" (its connection is %s: only a new endpoint can ask the PLS owner again)", plan.AsPrivateEndpoint(b).Status())
 	}

@@ -132,6 +132,9 @@ func (m *markdown) top() string {
 	if h.Focus != "" {
 		headline += " Focused on " + escapeText(h.Focus) + ": the other Services were read, not changed."
 	}
+	if h.Base != "" {
+		headline += " Base→head: " + escapeText(h.Base) + "."
+	}
 	b.WriteString("\n")
 	writeWrapped(&b, headline, "")
 	if est := estimateApply(m.in.Plan); est != nil {

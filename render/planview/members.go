@@ -131,7 +131,7 @@ func poolImpact(c *plan.Change) []string {
 			count(len(removed), "member leaves", "members leave"), strings.Join(names, ", "), more))
 	}
 	if left == 0 {
-		out = append(out, fmt.Sprintf("pool %s is left with no members, so the load-balancing rules using it stop serving traffic", c.Before.Name()))
+		out = append(out, fmt.Sprintf("pool %s is left with no members, so the load-balancing rules using it stop serving traffic", plan.ShowName(c.Before.Name())))
 	}
 	return out
 }

@@ -63,7 +63,7 @@ func writeHeader(w *bufio.Writer, h Header, st style.Style) {
 	fields := []struct{ label, value string }{
 		{"Target", h.Target}, {"Tenant", h.Tenant}, {"Subscription", h.Subscription},
 		{"Resource group", h.ResourceGroup}, {"Cluster", h.Cluster}, {"Location", h.Location},
-		{"LB SKU", h.LBSKU}, {"Input", h.Source}, {"Focus", h.Focus},
+		{"LB SKU", h.LBSKU}, {"Input", h.Source}, {"Base", h.Base}, {"Focus", h.Focus},
 	}
 	for _, f := range fields {
 		if f.value != "" {

@@ -26,6 +26,9 @@ type Header struct {
 	// Focus says what a focused plan is narrowed to, e.g. "2 of 500
 	// Services (--service shop/web)".
 	Focus string `json:"focus,omitempty"`
+	// Base names the base of a base→head plan (plan --base): the plan is
+	// against what the base input builds, not against Azure.
+	Base string `json:"base,omitempty"`
 }
 
 // Input is everything a renderer shows.

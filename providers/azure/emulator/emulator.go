@@ -50,6 +50,13 @@ type Options struct {
 	WriteBudget int
 	WriteWindow time.Duration
 
+	// Placeholders accepts, as a probe's port or a rule's backend port, the
+	// placeholders that stand for node ports the API server has not
+	// assigned yet (plan.IsPortPlaceholder): only the throwaway emulator
+	// of a base→head plan (azsvc plan --base) is given them. ARM refuses
+	// such a port, as this emulator otherwise does.
+	Placeholders bool
+
 	// WriteFault, when set, is asked before every write to the state's
 	// files (journal appends, a new snapshot) with the file's path; an
 	// error it returns fails that write before any byte is written, as a

@@ -146,7 +146,7 @@ func (b *lbBody) checkProbes() *armError {
 			return badRequest("InvalidRequestFormat", "Probe %s: protocol must be Tcp, Http or Https.", id)
 		}
 		pp["protocol"] = proto
-		if port, ok := getInt(pp, "port"); !ok || port < 1 || port > 65535 {
+		if port, ok := getInt(pp, "port"); !ok || (port < 1 || port > 65535) && !b.c.e.placeholder(port) {
 			return badRequest("InvalidRequestFormat", "Probe %s: port must be between 1 and 65535.", id)
 		}
 		path := getStr(pp, "requestPath")

@@ -1,6 +1,10 @@
 package emulator
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/azsvc/azsvc/plan"
+)
 
 // portKey identifies a port use: a frontend or pool (lower-cased name), a protocol and a port.
 type portKey struct {
@@ -40,7 +44,7 @@ func (b *lbBody) checkRules() *armError {
 				return invalidReference(probe, id)
 			}
 		}
-		proto, fport, bport, err := ruleFields(id, rp)
+		proto, fport, bport, err := ruleFields(id, rp, b.c.e.placeholder)
 		if err != nil {
 			return err
 		}
@@ -77,7 +81,7 @@ func (b *lbBody) checkRules() *armError {
 	return nil
 }
 
-func ruleFields(id string, rp obj) (proto string, fport, bport int, err *armError) {
+func ruleFields(id string, rp obj, placeholder func(int) bool) (proto string, fport, bport int, err *armError) {
 	proto = canonical(getStr(rp, "protocol"), "Tcp", "Udp", "All")
 	if proto == "" {
 		return "", 0, 0, badRequest("InvalidRequestFormat", "Load balancing rule %s: protocol must be Tcp, Udp or All.", id)
@@ -91,7 +95,7 @@ func ruleFields(id string, rp obj) (proto string, fport, bport int, err *armErro
 		rp["backendPort"] = fport
 	}
 	bport, ok = getInt(rp, "backendPort")
-	if !ok || bport < 0 || bport > 65535 {
+	if !ok || (bport < 0 || bport > 65535) && !placeholder(bport) {
 		return "", 0, 0, badRequest("InvalidRequestFormat", "Load balancing rule %s: backendPort must be between 0 and 65535.", id)
 	}
 	// SDK-NET documents 4–30; Azure has since raised the maximum to 100, which CCM allows.
@@ -115,4 +119,10 @@ func expandProtocol(p string) []string {
 		return []string{"Tcp", "Udp"}
 	}
 	return []string{p}
+}
+
+// placeholder reports a port that stands for a node port the API server
+// has not assigned yet, accepted under Options.Placeholders.
+func (e *Emulator) placeholder(port int) bool {
+	return e.opts.Placeholders && plan.IsPortPlaceholder(int64(port))
 }

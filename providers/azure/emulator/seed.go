@@ -13,7 +13,14 @@ import (
 // ({"value":[…]}) or a state file. Seeded bodies are stored as given (their
 // references are not validated: real Azure already accepted them); missing
 // resource groups are created.
-func (e *Emulator) Seed(bodies ...[]byte) error {
+func (e *Emulator) Seed(bodies ...[]byte) error { return e.seed(false, bodies) }
+
+// SeedMissing is Seed for the resources the emulator does not hold yet:
+// a persisted emulator seeded on every run keeps what applies changed
+// since (a subnet's network policies, say).
+func (e *Emulator) SeedMissing(bodies ...[]byte) error { return e.seed(true, bodies) }
+
+func (e *Emulator) seed(skipExisting bool, bodies [][]byte) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, data := range bodies {
@@ -22,6 +29,9 @@ func (e *Emulator) Seed(bodies ...[]byte) error {
 			return fmt.Errorf("seed document %d: %w", i, err)
 		}
 		for j, b := range items {
+			if id := getStr(b, "id"); skipExisting && id != "" && e.store.get(key(id)) != nil {
+				continue
+			}
 			if err := e.seedOne(b, nil); err != nil {
 				return fmt.Errorf("seed document %d, resource %d: %w", i, j, err)
 			}

@@ -62,6 +62,9 @@ type Settings struct {
 	// Emulator, when set, is an open emulator to plan and apply against
 	// instead of StatePath's; it stays open (tests share one between runs).
 	Emulator *emulator.Emulator
+	// Seeds are files of ARM resource bodies the local emulator gets when
+	// it lacks them (--seed); any other target refuses them.
+	Seeds []string
 }
 
 // Cluster is a live cluster's snapshot and how manifests match it.

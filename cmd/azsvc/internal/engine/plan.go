@@ -22,6 +22,7 @@ func Plan(ctx context.Context, in *Inputs, t *Target) (*plan.Plan, *resolve.Reso
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", t.Describe(), err)
 	}
+	t.restore.Restore(observed)
 	// With --prune, endpoints removed from the input are found through the
 	// connections of the PLSs azsvc manages: a second read of their groups.
 	more := resolve.ConnectedScope(observed, in.Scope, t.Read, t.Provider.Subscription())

@@ -24,6 +24,9 @@ type Target struct {
 	Chosen planfile.TargetSource
 	// shared: the emulator belongs to the caller (Settings.Emulator).
 	shared bool
+	// restore turns the placeholders a base→head plan's emulator holds
+	// back into markers when ARM is read (PlanBase).
+	restore plan.Placeholders
 }
 
 // Describe names the target for the plan header.
@@ -48,6 +51,9 @@ func OpenTarget(ctx context.Context, s Settings, in *Inputs) (*Target, error) {
 	choice, err := ChooseTarget(s, in.SubscriptionKnown)
 	if err != nil {
 		return nil, err
+	}
+	if len(s.Seeds) > 0 && choice.Kind != KindEmulator {
+		return nil, targetErrorf("--seed adds resources to the local emulator, and the target is not the emulator (%s): drop --seed, or choose the emulator (--target emulator)", choice.Why)
 	}
 	var t *Target
 	switch choice.Kind {
@@ -155,6 +161,10 @@ func openEmulator(s Settings, in *Inputs) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := seedMissing(emu, s.Seeds); err != nil {
+		emu.Close()
+		return nil, err
+	}
 	t, err := EmulatorTarget(emu, in, "state "+path)
 	if err != nil {
 		emu.Close()
@@ -166,6 +176,12 @@ func openEmulator(s Settings, in *Inputs) (*Target, error) {
 // EmulatorTarget wraps an open emulator (tests pass their own), ensuring the
 // cluster baseline exists in it.
 func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Target, error) {
+	return emulatorTarget(emu, in, description, false)
+}
+
+// emulatorTarget is EmulatorTarget; with placeholders, writes may carry
+// the placeholders of values the API server assigns (PlanBase).
+func emulatorTarget(emu *emulator.Emulator, in *Inputs, description string, placeholders bool) (*Target, error) {
 	if err := SeedBaseline(emu, in); err != nil {
 		return nil, err
 	}
@@ -174,6 +190,7 @@ func EmulatorTarget(emu *emulator.Emulator, in *Inputs, description string) (*Ta
 		Endpoint:     emulator.Endpoint,
 		Transport:    emu.Transport(),
 		Description:  description,
+		Placeholders: placeholders,
 	})
 	if err != nil {
 		return nil, err
@@ -221,3 +238,16 @@ const (
 // ReadScopeOf is what a plan of in reads: a function of the inputs,
 // derived in the core (resolve.ReadScope).
 func ReadScopeOf(in *Inputs) plan.ReadScope { return resolve.ReadScope(in.Desired, in.Scope) }
+
+// seedMissing adds the bodies of the seed files the emulator lacks: a
+// persisted emulator keeps what applies changed since.
+func seedMissing(emu *emulator.Emulator, paths []string) error {
+	bodies, err := ReadSeeds(paths)
+	if err != nil {
+		return err
+	}
+	if err := emu.SeedMissing(bodies...); err != nil {
+		return fmt.Errorf("--seed: %w", err)
+	}
+	return nil
+}

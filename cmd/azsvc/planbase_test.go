@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// inNetns runs the calling test again in a fresh network namespace (only a
+// down loopback) with an empty HOME, keeping PATH for git. It reports
+// whether the caller is that copy.
+func inNetns(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(netnsChild) == t.Name() {
+		return true
+	}
+	if err := exec.Command("unshare", "-rn", "true").Run(); err != nil {
+		t.Skipf("unshare -rn is not available (%v): this test must not reach the network", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "unshare", "-rn", os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = []string{netnsChild + "=" + t.Name(), "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("in a network namespace: %v\n%s", err, out)
+	}
+	return false
+}
+
+// gitRepo makes a repository holding examples/gitops/deploy and
+// examples/azure.json, committed once, and returns its directory.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for src, dst := range map[string]string{"../../examples/gitops/deploy/store.yaml": "deploy/store.yaml", "../../examples/azure.json": "azure.json"} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(dst)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, dst), string(data))
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// headEdit is a pull request on the base: store/mqtt removed, a port
+// added to store/storefront, store/orders-api left as it is.
+func headEdit(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, "deploy", "store.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	s = s[:strings.Index(s, "---\n# Its health probe")]
+	s = strings.Replace(s, "    - {name: https, port: 443, targetPort: 8443}\n",
+		"    - {name: https, port: 443, targetPort: 8443}\n    - {name: admin, port: 8443, targetPort: 9443}\n", 1)
+	writeFile(t, path, s)
+}
+
+// TestPlanBaseOffline (issue 20 item 2): plan --base REF -f deploy/, where
+// REF is a git revision or a directory, plans the head input against what
+// the base builds, in a network namespace, with no state file and no
+// subscription: exit 2 on a difference, the removed Service named, the
+// unchanged Service (whose UID and node ports the API server assigns)
+// without changes, and exit 0 with no difference at all.
+func TestPlanBaseOffline(t *testing.T) {
+	if !inNetns(t) {
+		return
+	}
+	repo := gitRepo(t)
+	baseDir := filepath.Join(t.TempDir(), "base")
+	if out, err := exec.Command("cp", "-r", filepath.Join(repo, "deploy"), baseDir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	c := newCLI(t)
+	t.Chdir(repo)
+	args := func(base string, extra ...string) []string {
+		return append([]string{"plan", "--base", base, "-f", "deploy", "--config", "azure.json", "--cluster-name", "aks-prod-weu"}, extra...)
+	}
+	for _, base := range []string{"HEAD", baseDir} {
+		if res := c.run(args(base, "--detailed-exitcode")...); res.code != exitOK || !strings.Contains(res.stdout, "No changes.") {
+			t.Fatalf("--base %s, nothing changed: exit %d\n%s\n%s", base, res.code, res.stdout, res.stderr)
+		}
+	}
+	headEdit(t, repo)
+	for _, base := range []string{"HEAD", baseDir} {
+		res := c.run(args(base, "--detailed-exitcode")...)
+		if res.code != exitChanges {
+			t.Fatalf("--base %s: exit %d\n%s\n%s", base, res.code, res.stdout, res.stderr)
+		}
+		for _, want := range []string{"# Service store/mqtt", "-   pip/aks-prod-weu-(assigned by the API server)",
+			"+   lb/aks-prod-weu/rule/(assigned by the API server)-TCP-8443", "Base:           " + base, "not against Azure"} {
+			if !strings.Contains(res.stdout, want) {
+				t.Errorf("--base %s: the plan lacks %q:\n%s", base, want, res.stdout)
+			}
+		}
+		if strings.Contains(res.stdout, "store/orders-api") {
+			t.Errorf("--base %s: the unchanged Service has changes:\n%s", base, res.stdout)
+		}
+	}
+	res := c.run(args("HEAD~0", "-o", "json")...)
+	var doc struct {
+		Context struct{ Base string }
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil || !strings.HasPrefix(doc.Context.Base, "HEAD~0 (commit ") {
+		t.Errorf("JSON context.base = %q (%v)", doc.Context.Base, err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".azsvc")); !os.IsNotExist(err) {
+		t.Errorf("a base plan made a state directory: %v", err)
+	}
+	for _, bad := range [][]string{args("no-such-rev"), append(args("HEAD"), "--state", "s.json"), {"plan", "--base", "HEAD", "-f", "-", "--config", "azure.json"}} {
+		if res := c.run(bad...); res.code != exitUsage {
+			t.Errorf("%v: exit %d, want %d\n%s", bad, res.code, exitUsage, res.stderr)
+		}
+	}
+}
