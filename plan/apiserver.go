@@ -233,9 +233,6 @@ func ShowName(name string) string {
 	if isUnknownHash(name) {
 		return name[:len(name)-hashLen] + ServerAssignedText
 	}
-	if !strings.Contains(name, "ax") && !strings.ContainsAny(name[max(0, len(name)-11):], "0123456789") {
-		return name
-	}
 	tokens := strings.Split(name, "-")
 	changed := false
 	for i, t := range tokens {
