@@ -146,8 +146,14 @@ func SameServerValue(want, got any) bool {
 		return n == float64(ph)
 	}
 	s, ok := got.(string)
-	placeholder, _ := Placeholder(want)
-	return ok && s == placeholder
+	if !ok {
+		return false
+	}
+	if w := want.(serverValue); w.form == asAddress {
+		placeholder, _ := Placeholder(want)
+		return s == placeholder
+	}
+	return s == strconv.Itoa(int(ph))
 }
 
 // HasServerValue reports whether v holds a ServerAssigned marker anywhere.
