@@ -34,7 +34,7 @@ func TestNodePorts(t *testing.T) {
 	const uid = "fedcba98-7654-3210-fedc-ba9876543210"
 	head := "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop, uid: " + uid + "}\n"
 	tests := []struct {
-		name, spec string
+		name, spec  string
 		annotations map[string]string
 		arm         []*plan.Resource
 		want        desired.AssignedPorts
