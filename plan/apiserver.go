@@ -146,8 +146,14 @@ func SameServerValue(want, got any) bool {
 		return n == float64(ph)
 	}
 	s, ok := got.(string)
-	placeholder, _ := Placeholder(want)
-	return ok && s == placeholder
+	if !ok {
+		return false
+	}
+	if w := want.(serverValue); w.form == asAddress {
+		placeholder, _ := Placeholder(want)
+		return s == placeholder
+	}
+	return s == strconv.Itoa(int(ph))
 }
 
 // HasServerValue reports whether v holds a ServerAssigned marker anywhere.
@@ -232,9 +238,6 @@ func isHex(s string) bool {
 func ShowName(name string) string {
 	if isUnknownHash(name) {
 		return name[:len(name)-hashLen] + ServerAssignedText
-	}
-	if !strings.Contains(name, "ax") && !strings.ContainsAny(name[max(0, len(name)-11):], "0123456789") {
-		return name
 	}
 	tokens := strings.Split(name, "-")
 	changed := false

@@ -43,14 +43,12 @@ func UnresolvedOf(p *Plan, scope Scope) []Unresolved {
 			continue
 		}
 		addr := c.ID().Address()
-		for _, n := range c.ID().Names {
-			if len(byPrefix) > 0 {
-				uid(n, addr)
-			}
-		}
 		EachServerValue(c.After.Properties, func(v ServerValue) { need(v, addr) })
 		if len(byPrefix) == 0 {
-			continue // no name holds a placeholder: skip walking the references
+			continue // no name holds a placeholder: skip walking names and references
+		}
+		for _, n := range c.ID().Names {
+			uid(n, addr)
 		}
 		EachReference(c.After.Properties, func(ref string) {
 			if id, err := ParseID(ref); err == nil {

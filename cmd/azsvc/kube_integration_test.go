@@ -26,6 +26,8 @@ func TestKubeCluster(t *testing.T) {
 	// examples/rbac/clusterrole.yaml: if it lacks a permission, they fail.
 	k.applyManifests(t, "../../examples/rbac/clusterrole.yaml")
 	k.nodes(t)
+	// First: the workflows read every namespace (-A).
+	t.Run("the CI apply workflows", k.testApplyWorkflows)
 	t.Run("plan and apply from the cluster", k.testPlanApply)
 	t.Run("nodes in IP-based pools", k.testNodeIPPools)
 	t.Run("a saved plan from the cluster", k.testSavedPlan)

@@ -98,7 +98,10 @@ func TestPlanBaseOffline(t *testing.T) {
 		}
 	}
 	headEdit(t, repo)
-	for _, base := range []string{"HEAD", baseDir} {
+	if out, err := exec.Command("git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "head").CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	for _, base := range []string{"HEAD~1", baseDir} {
 		res := c.run(args(base, "--detailed-exitcode")...)
 		if res.code != exitChanges {
 			t.Fatalf("--base %s: exit %d\n%s\n%s", base, res.code, res.stdout, res.stderr)
@@ -113,11 +116,11 @@ func TestPlanBaseOffline(t *testing.T) {
 			t.Errorf("--base %s: the unchanged Service has changes:\n%s", base, res.stdout)
 		}
 	}
-	res := c.run(args("HEAD~0", "-o", "json")...)
+	res := c.run(args("HEAD~1", "-o", "json")...)
 	var doc struct {
 		Context struct{ Base string }
 	}
-	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil || !strings.HasPrefix(doc.Context.Base, "HEAD~0 (commit ") {
+	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil || !strings.HasPrefix(doc.Context.Base, "HEAD~1 (commit ") {
 		t.Errorf("JSON context.base = %q (%v)", doc.Context.Base, err)
 	}
 	if _, err := os.Stat(filepath.Join(repo, ".azsvc")); !os.IsNotExist(err) {

@@ -46,18 +46,3 @@ func (c valueRules) portInRange(path, what string, v int32, zeroOK bool) {
 		fmt.Sprintf("%s %d is outside 1..65535: Azure rejects it in the load balancer", what, v),
 		"use a port number between 1 and 65535"))
 }
-
-// usesHealthCheckProbe reports whether some port is probed through the
-// kube-proxy health check (ETP Local, §4 step 2).
-func (c *checker) usesHealthCheckProbe() bool {
-	s := c.s
-	if s.PLSCreate() && s.PLSProxyProtocol() {
-		return false
-	}
-	for _, p := range s.Spec.Ports {
-		if !s.NoLBRule(p.Port) && !s.NoProbeRule(p.Port) && !c.has(PortKey(p.Port, PortProbePort)) {
-			return true
-		}
-	}
-	return false
-}
