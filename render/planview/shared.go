@@ -28,3 +28,7 @@ func Count(n int, one, many string) string { return count(n, one, many) }
 // TerminalSafe escapes what text would otherwise pass raw to a terminal,
 // keeping the colour sequences st writes itself (terminalSafe).
 func TerminalSafe(s string, st style.Style) string { return terminalSafe(s, st) }
+
+// Counts words the changes counted, "2 to create, 1 to replace", as the
+// plan's groups do.
+func (s Summary) Counts() string { return s.counts() }

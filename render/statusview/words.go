@@ -65,16 +65,8 @@ var asExpected = map[conditions.Type]string{
 func changesMessage(reason conditions.Reason, n conditions.Changes) string {
 	var parts []string
 	if total := n.Total(); total > 0 {
-		var what []string
-		for _, c := range []struct {
-			n    int
-			verb string
-		}{{n.Create, "create"}, {n.Update, "update"}, {n.Replace, "replace"}, {n.Delete, "delete"}, {n.Adopt, "adopt"}} {
-			if c.n > 0 {
-				what = append(what, fmt.Sprintf("%d to %s", c.n, c.verb))
-			}
-		}
-		parts = append(parts, fmt.Sprintf("a plan has %s (%s)", planview.Count(total, "change", "changes"), strings.Join(what, ", ")))
+		what := planview.Summary{Create: n.Create, Update: n.Update, Replace: n.Replace, Delete: n.Delete, Adopt: n.Adopt}.Counts()
+		parts = append(parts, fmt.Sprintf("a plan has %s (%s)", planview.Count(total, "change", "changes"), what))
 	}
 	if n.Unresolved > 0 {
 		parts = append(parts, fmt.Sprintf("apply needs %s the API server assigns", planview.Count(n.Unresolved, "value", "values")))
