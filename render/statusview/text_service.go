@@ -116,7 +116,7 @@ func (t *textWriter) probe(p conditions.Probe) string {
 		s += " " + q(p.RequestPath)
 	}
 	if t.wide {
-		s += fmt.Sprintf(" every %d s, out after %d", p.IntervalSeconds, p.Threshold)
+		s += fmt.Sprintf(" every %d s, threshold %d", p.IntervalSeconds, p.Threshold)
 	}
 	return s
 }

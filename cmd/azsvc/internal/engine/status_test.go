@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/conditions"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
+	"github.com/azsvc/azsvc/render/statusview"
 )
 
 // TestStatusExamplesGolden is issue 23's status of public-basic and pls:
@@ -160,4 +162,32 @@ func deleteFrontend(t testing.TB, emu *emulator.Emulator, id plan.ID) {
 		t.Fatal(err)
 	}
 	putBody(t, emu, lbID.String(), string(out))
+}
+
+// TestStatusPoolMembers: over what CCM built for examples/live-cluster
+// (nodeIP pools), status counts each IP-based pool's members as Azure
+// holds them (examples/live-cluster/status-wide.golden.txt lists them).
+func TestStatusPoolMembers(t *testing.T) {
+	tg := liveClusterTarget(t)
+	in, files := liveClusterInputs(t, liveCluster.services, liveCluster.nodes, liveCluster.slices)
+	state, err := os.ReadFile("examples/live-cluster/ccm-state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tg.Emulator.Seed(state); err != nil {
+		t.Fatal(err)
+	}
+	r, p, err := Status(t.Context(), in, tg)
+	if err != nil || !r.Ready() {
+		t.Fatalf("status over CCM's state: ready %v, %v", r != nil && r.Ready(), err)
+	}
+	want := map[string]int{"retail/orders-db": 2, "retail/payments": 2, "retail/storefront": 1}
+	for _, s := range r.Services {
+		pools := s.LoadBalancers[0].Pools
+		if len(pools) != 1 || pools[0].Members == nil || *pools[0].Members != want[s.Name] || len(pools[0].MemberAddresses) != want[s.Name] {
+			t.Errorf("%s: pools %+v, want one of %d members", s.Name, pools, want[s.Name])
+		}
+	}
+	v := View(p, in, tg, files)
+	statusGolden(t, statusview.Input{Report: r, Header: v.Header, Sources: v.Sources}, "examples/live-cluster/status-wide.golden.txt", true, "")
 }
