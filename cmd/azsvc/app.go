@@ -110,6 +110,8 @@ func outputFormats(command string) []string {
 		return []string{"text", "json", "markdown"}
 	case "apply", "version":
 		return []string{"text", "json"}
+	case "status":
+		return []string{"text", "wide", "json"}
 	}
 	return nil
 }

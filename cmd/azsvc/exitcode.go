@@ -19,6 +19,7 @@ const (
 	exitOK          = 0
 	exitRuntime     = 1   // runtime or internal error
 	exitChanges     = 2   // plan --detailed-exitcode: changes present
+	exitNotReady    = 3   // status: a condition is not True
 	exitInvalid     = 4   // invalid input: any error diagnostic
 	exitStale       = 5   // apply: saved plan is stale
 	exitPartial     = 7   // apply: some steps applied, then a failure
@@ -87,6 +88,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitUsage
 	case errors.Is(err, errChangesPresent):
 		return exitChanges
+	case errors.Is(err, errNotReady):
+		return exitNotReady
 	case errors.Is(err, errInvalidInput), errors.Is(err, preflight.ErrRefused), errors.Is(err, cluster.ErrNotModelled):
 		return exitInvalid
 	case errors.Is(err, apply.ErrStale) && appliedSome(err), errors.Is(err, apply.ErrLockLost) && appliedSome(err),
@@ -120,9 +123,10 @@ func exitCodeTable() []struct {
 		code    int
 		meaning string
 	}{
-		{exitOK, "success. validate: no errors (warnings alone exit 0, unless --fail-on warning). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written)."},
+		{exitOK, "success. validate: no errors (warnings alone exit 0, unless --fail-on warning). plan: no changes, or changes without --detailed-exitcode. apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan, which lists them; nothing is written). status: every condition is True."},
 		{exitRuntime, "runtime or internal error: Azure, authentication, network, a file that cannot be read, the cluster (unreachable, credentials, RBAC), apply's lease held by someone else. Also apply declined at the prompt (\"Apply cancelled.\"), as in Terraform. Nothing is known to have changed."},
 		{exitChanges, "plan --detailed-exitcode only: the plan has changes."},
+		{exitNotReady, "status only: a condition of a Service or PrivateEndpoint is False or Unknown (not yet in Azure, a connection not approved, a plan with changes for it, ...). 0 means every condition is True."},
 		{exitInvalid, "invalid input: at least one error diagnostic (bad or unknown annotation, out-of-range value, conflicting settings), or a plan ARM would refuse (listed under Refused), or an azure.json in a mode azsvc does not plan (CCM's Service Gateway mode, azsvc help config), or an apply whose plan needs values the API server assigns (a UID, node port or node IPs the input lacks: plan with --from-cluster or pin them). With --fail-on warning (validate, render, plan, apply), any warning too. Nothing was applied."},
 		{exitStale, "apply refused: what the saved plan (or, once the lease is taken, the plan just made) touches changed since it was planned, or the file is not a plan azsvc wrote as it wrote it (edited, cut short, re-encoded; show refuses it too). Nothing was applied; plan again."},
 		{exitPartial, "partial apply: some steps were applied, then one failed. Azure state HAS changed; the report says which steps ran. Plan and apply again to converge."},

@@ -90,16 +90,23 @@ type targetOptions struct {
 }
 
 func addTargetFlags(cmd *cobra.Command, o *targetOptions) {
+	addReadTargetFlags(cmd, o)
 	f := cmd.Flags()
-	f.StringVar(&o.Target, "target", engine.TargetAuto, "where to plan and apply: auto (Azure when a subscription is known, else the local emulator), azure or emulator")
-	f.StringVar(&o.State, "state", "", "state file of the local ARM emulator; selects the emulator (default .azsvc/state.json when the emulator is the target)")
-	f.StringVar(&o.ARMEndpoint, "arm-endpoint", "", "target an ARM-compatible endpoint at this URL instead, e.g. the endpoint: azsvc emulator serve prints")
-	f.StringVar(&o.ARMToken, "arm-token", "", "bearer token for --arm-endpoint (better: env AZSVC_ARM_TOKEN, which stays out of the process list)")
 	f.BoolVar(&o.Prune, "prune", false, "also delete azsvc-owned resources of Services that are not in the input")
 	f.BoolVar(&o.AllowEmptyInput, "allow-empty-input", false, "with --prune, accept an input without any LoadBalancer Service or PrivateEndpoint (which deletes everything azsvc owns in scope)")
 	f.StringArrayVar(&o.Seeds, "seed", nil, "on the local emulator: add these ARM resource bodies when missing (subnets, public IPs the manifests reference; az ... show -o json output); repeatable")
 	_ = cmd.MarkFlagFilename("seed", "json")
 	f.StringVar(&o.EmulatorBudget, "emulator-write-budget", "", "limit the local emulator to WRITES per WINDOW, e.g. 1000/5m, as ARM limits a subscription (default: no limit)")
+}
+
+// addReadTargetFlags adds the flags that choose the target alone: what a
+// command that only reads it (status) takes.
+func addReadTargetFlags(cmd *cobra.Command, o *targetOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.Target, "target", engine.TargetAuto, "where to plan and apply: auto (Azure when a subscription is known, else the local emulator), azure or emulator")
+	f.StringVar(&o.State, "state", "", "state file of the local ARM emulator; selects the emulator (default .azsvc/state.json when the emulator is the target)")
+	f.StringVar(&o.ARMEndpoint, "arm-endpoint", "", "target an ARM-compatible endpoint at this URL instead, e.g. the endpoint: azsvc emulator serve prints")
+	f.StringVar(&o.ARMToken, "arm-token", "", "bearer token for --arm-endpoint (better: env AZSVC_ARM_TOKEN, which stays out of the process list)")
 	_ = cmd.MarkFlagFilename("state", "json")
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{engine.TargetAuto, engine.TargetAzure, engine.TargetEmulator}, cobra.ShellCompDirectiveNoFileComp

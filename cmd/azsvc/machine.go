@@ -37,7 +37,7 @@ var errorKinds = map[int]string{
 }
 
 // errorDocument is what a JSON document command (validate, render, plan,
-// show, version) prints when it fails before printing its own.
+// show, status, version) prints when it fails before printing its own.
 type errorDocument struct {
 	FormatVersion string      `json:"format_version"`
 	Errored       bool        `json:"errored"`
@@ -64,7 +64,7 @@ func writeMachineError(w io.Writer, command, format string, code int, err error)
 	switch command {
 	case "apply":
 		applyview.WriteFailure(w, time.Now(), detail.Kind, code, detail.Message)
-	case "validate", "render", "plan", "show", "version":
+	case "validate", "render", "plan", "show", "status", "version":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(errorDocument{FormatVersion: "1.0", Errored: true, ExitCode: code, Error: detail, Diagnostics: []any{}})
