@@ -29,8 +29,12 @@ func (e *Emulator) seed(skipExisting bool, bodies [][]byte) error {
 			return fmt.Errorf("seed document %d: %w", i, err)
 		}
 		for j, b := range items {
-			if id := getStr(b, "id"); skipExisting && id != "" && e.store.get(key(id)) != nil {
-				continue
+			if id := getStr(b, "id"); skipExisting && id != "" {
+				if cur := e.store.get(key(id)); cur != nil {
+					if b = withMissingSubnets(cur.body(), b); b == nil {
+						continue
+					}
+				}
 			}
 			if err := e.seedOne(b, nil); err != nil {
 				return fmt.Errorf("seed document %d, resource %d: %w", i, j, err)
@@ -38,6 +42,25 @@ func (e *Emulator) seed(skipExisting bool, bodies [][]byte) error {
 		}
 	}
 	return e.saveLocked()
+}
+
+// withMissingSubnets is the held virtual network with the subnets a seed
+// body of it has and it lacks (the baseline made the network with the
+// cluster's subnet only), or nil when it lacks none: what it holds stays.
+func withMissingSubnets(held, seed obj) obj {
+	var missing []obj
+	for _, sn := range getObjs(props(seed), "subnets") {
+		if findChild(held, "subnets", getStr(sn, "name")) == nil {
+			missing = append(missing, sn)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	merged := copyObj(held)
+	p := props(merged)
+	setObjs(p, "subnets", append(getObjs(p, "subnets"), missing...))
+	return merged
 }
 
 // seedOne stores one GET-shaped body. raw, when given, is the body's JSON
