@@ -51,6 +51,9 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if refused != nil {
 		return &reported{refused} // the plan lists the refusals; nothing is applied
 	}
+	if err := opts.refuseBlocked(p); err != nil {
+		return err
+	}
 	if err := refuseUnresolved(p); err != nil {
 		return err
 	}
@@ -123,6 +126,9 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	if err := planview.Text(planOut, engine.View(p, in, tg, saved.Sources.Files), opts.IO.OutStyle()); err != nil {
 		return err
 	}
+	if err := opts.refuseBlocked(p); err != nil {
+		return err
+	}
 	if err := refuseUnresolved(p); err != nil {
 		return err
 	}
@@ -150,6 +156,15 @@ func (o *applyOptions) inputRefused(in *engine.Inputs) error {
 		return failedOnWarnings(o.IO, in.Diagnostics, "nothing was applied")
 	}
 	return nil
+}
+
+// refuseBlocked refuses, before anything is written, a plan whose blocked
+// changes leave Services without what they ask for, unless --allow-blocked.
+func (o *applyOptions) refuseBlocked(p *plan.Plan) error {
+	if o.AllowBlocked {
+		return nil
+	}
+	return failedOnBlocked(o.IO, p, "nothing was applied (--allow-blocked applies the rest)")
 }
 
 // confirm asks "Do you want to perform these actions?" on a terminal; with

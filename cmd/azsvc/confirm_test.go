@@ -77,7 +77,7 @@ status:
 func TestExitCodeHelpForApply(t *testing.T) {
 	help := strings.Join(strings.Fields(exitCodesHelp()), " ")
 	for _, want := range []string{
-		"apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan",
+		"apply: every step applied, or nothing to apply. Blocked changes that only hold something back (a delete of what is still in use, node IPs CCM adds later) do not change the exit code.",
 		`apply declined at the prompt ("Apply cancelled."), as in Terraform.`,
 	} {
 		if !strings.Contains(help, want) {

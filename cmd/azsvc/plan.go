@@ -38,7 +38,10 @@ and print the changes, in the order apply would make them. Nothing is changed.
 ` + engine.TargetRule + `
 
 Only resources azsvc owns are changed; Services absent from the input are left
-alone unless --prune is given. Changes that interrupt traffic are listed in
+alone unless --prune is given. A change azsvc will not make is listed under
+Blocked; one that leaves a Service without what its manifest asks for (marked
+✗: a missing subnet or public IP, with a did-you-mean from what the plan read)
+makes plan exit 4, with or without --detailed-exitcode. Changes that interrupt traffic are listed in
 their own section. PrivateEndpoint objects in the input add private endpoints
 and their private DNS records (azsvc help private-endpoints); Node and
 EndpointSlice objects, or a cluster's, decide the members of IP-based backend

@@ -77,6 +77,8 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		return &reported{refused} // the plan lists the refusals
 	case failWarn:
 		return failedOnWarnings(opts.IO, in.Diagnostics, "")
+	case len(plan.FailingBlocks(p.Blocked)) > 0:
+		return failedOnBlocked(opts.IO, p, "apply writes nothing unless --allow-blocked")
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
 		return &reported{errChangesPresent}
 	}

@@ -29,6 +29,7 @@ func Run(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.
 	if err != nil {
 		return nil, nil, err
 	}
+	p.Blocked = resolve.Suggest(p.Blocked, res.Observed.State)
 	p.Unfocused = changes.Unfocused()
 	p.Unresolved = plan.UnresolvedOf(p, scope)
 	return p, res, preflight.Check(p, res.Observed, scope.NodeIPs)

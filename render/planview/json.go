@@ -95,7 +95,8 @@ func JSON(w io.Writer, in Input) error {
 	p := in.Plan
 	doc := jsonPlan{
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
-		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0 && len(p.Unresolved) == 0, Errored: hasErrors(in.Diagnostics),
+		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0 && len(p.Unresolved) == 0 && len(plan.FailingBlocks(p.Blocked)) == 0,
+		Errored:   hasErrors(in.Diagnostics),
 		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), AdoptedPorts: nonNil(p.AdoptedPorts), Unresolved: unresolvedJSON(p.Unresolved), Membership: nonNil(p.Membership), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
@@ -201,15 +202,21 @@ func unknownPaths(path []string, v any, out *[][]string) {
 
 // jsonBlocked is a blocked change as the JSON plan shows it (SCHEMA.md).
 type jsonBlocked struct {
-	Address  string   `json:"address"`
-	Reason   string   `json:"reason"`
-	Services []string `json:"services"`
+	Address string         `json:"address"`
+	Code    plan.BlockCode `json:"code"`
+	Reason  string         `json:"reason"`
+	// Fails: it leaves its Services without what they ask for
+	// (plan.BlockCode.Fails); plan and apply exit 4.
+	Fails      bool     `json:"fails"`
+	Suggestion string   `json:"suggestion,omitempty"`
+	Services   []string `json:"services"`
 }
 
 func blockedJSON(bs []plan.Blocked) []jsonBlocked {
 	out := make([]jsonBlocked, len(bs))
 	for i, b := range bs {
-		out[i] = jsonBlocked{Address: b.Address, Reason: BlockedText(b), Services: b.Services}
+		out[i] = jsonBlocked{Address: b.Address, Code: b.Code, Reason: BlockedText(b), Fails: b.Fails(), Suggestion: b.Suggestion,
+			Services: nonNil(b.Services)}
 	}
 	return out
 }

@@ -154,6 +154,8 @@ func (m *markdown) status() string {
 	switch {
 	case hasErrors(m.in.Diagnostics), len(m.in.Plan.Refused) > 0:
 		return "❌ failed"
+	case m.summary.BlockedFailing > 0:
+		return "❌ blocked"
 	case m.summary.Disruptive > 0:
 		return "⚠️ disruptive"
 	case m.summary.HasChanges:

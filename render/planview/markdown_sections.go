@@ -109,7 +109,14 @@ func (m *markdown) findings() string {
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {
-			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", escapeCode(plan.ShownAddress(x.Address)), escapeText(BlockedText(x))), "  ")
+			writeWrapped(&b, fmt.Sprintf("- %s `%s`: %s", blockedMark(x), escapeCode(plan.ShownAddress(x.Address)), escapeText(blockedSentence(x))), "  ")
+			if s := blockedSuggestion(x); s != "" {
+				b.WriteString("  " + escapeText(s) + "\n")
+			}
+		}
+		if note := FailingBlockedNote(p.Blocked); note != "" {
+			b.WriteString("\n")
+			writeWrapped(&b, "**"+escapeText(note)+"**", "")
 		}
 	}
 	if p := m.in.Plan; len(p.Awaiting) > 0 {

@@ -151,11 +151,19 @@ func changeReason(c *plan.Change, drifted map[plan.Key]bool) string {
 }
 
 func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
-	items := make([]string, len(blocked))
-	for i, b := range blocked {
-		items[i] = fmt.Sprintf("  ! %s: %s", plan.ShownAddress(b.Address), BlockedText(b))
+	var items []string
+	for _, b := range blocked {
+		items = append(items, fmt.Sprintf("  %s %s: %s", blockedMark(b), plan.ShownAddress(b.Address), blockedSentence(b)))
+		if s := blockedSuggestion(b); s != "" {
+			items = append(items, "      "+s)
+		}
 	}
 	writeSection(w, st.BoldYellow("Blocked (azsvc will not do these):"), items, "      ")
+	if note := FailingBlockedNote(blocked); note != "" {
+		for _, l := range style.Wrap(note, style.Width, "  ") {
+			fmt.Fprintln(w, st.BoldRed(l))
+		}
+	}
 }
 
 func writeChains(w *bufio.Writer, chains []Chain, st style.Style) {
