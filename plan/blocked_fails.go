@@ -28,7 +28,7 @@ var blockOutcomes = map[BlockCode]blockOutcome{
 	BlockNSGReplace:        blockFails, // the NSG keeps what the Service does not want
 	BlockSubnetMissing:     blockFails,
 	BlockUserPIPMissing:    blockFails,
-	BlockDeleteInUse:       blockHeld, // the delete waits for what still uses it
+	BlockDeleteInUse:       blockHeld,  // the delete waits for what still uses it
 	BlockReplaceInUse:      blockFails, // the new setting never takes effect
 	BlockEmptiedLB:         blockHeld,
 	BlockDependsOnBlocked:  blockHeld, // the block it depends on decides

@@ -77,6 +77,18 @@ func TestBlockedSubnetTypoFails(t *testing.T) {
 // declared PrivateEndpoint connects to) is no failure: plan exits 2 under
 // --detailed-exitcode, as before.
 func TestHeldBlockDoesNotFail(t *testing.T) {
+	res := planPruneEndpointOnly(t)
+	if res.code != exitChanges || !strings.Contains(res.stdout, "! lb/aks-prod-weu-internal/frontend/a4d2b8f6e1c3a4e599b7d0f2e6a8c1d3: cannot delete") ||
+		strings.Contains(res.stdout, "✗") {
+		t.Errorf("plan --prune: exit %d, want 2 with the held block marked !\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+}
+
+// planPruneEndpointOnly applies the HyperShift example, then plans
+// --prune --detailed-exitcode with only its PrivateEndpoint, naming the
+// PLS by ID: the Service's frontend stays for the endpoint
+// (endpoint_connected), its rules and probes go.
+func planPruneEndpointOnly(t *testing.T) result {
 	c := newCLI(t)
 	seedState(t, c, "hypershift-private-link")
 	if res := c.run(exampleArgs(c, "hypershift-private-link", "apply", "--auto-approve")...); res.code != exitOK {
@@ -89,9 +101,6 @@ func TestHeldBlockDoesNotFail(t *testing.T) {
 	plsID := "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/mc_aks-prod-weu/providers/Microsoft.Network/privateLinkServices/pls-foo"
 	only := filepath.Join(c.dir, "endpoint.yaml")
 	writeFile(t, only, strings.Replace(string(data), "  service: private-router\n", "  privateLinkServiceID: "+plsID+"\n", 1))
-	res := c.run("--settings", "../../examples/azsvc.yaml", "plan", "-f", only, "--state", filepath.Join(c.dir, "state.json"),
+	return c.run("--settings", "../../examples/azsvc.yaml", "plan", "-f", only, "--state", filepath.Join(c.dir, "state.json"),
 		"--prune", "--detailed-exitcode")
-	if res.code != exitChanges || !strings.Contains(res.stdout, "! lb/aks-prod-weu-internal/frontend/a4d2b8f6e1c3a4e599b7d0f2e6a8c1d3: cannot delete") || strings.Contains(res.stdout, "✗") {
-		t.Errorf("plan --prune: exit %d, want 2 with the held block marked !\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/exposure"
 	"github.com/azsvc/azsvc/plan/service"
 )
 
@@ -15,27 +16,29 @@ import (
 const FormatVersion = "1.2"
 
 type jsonPlan struct {
-	FormatVersion string               `json:"format_version"`
-	PlanID        string               `json:"plan_id,omitempty"`
-	Context       Header               `json:"context"`
-	Applyable     bool                 `json:"applyable"`
-	Errored       bool                 `json:"errored"`
-	Summary       Summary              `json:"summary"`
-	ApplyEstimate *ApplyEstimate       `json:"apply_estimate,omitempty"`
-	Changes       []jsonChange         `json:"changes"`
-	Steps         []jsonStep           `json:"steps"`
-	Since         string               `json:"since,omitempty"`
-	Drift         []jsonChange         `json:"drift"`
-	Blocked       []jsonBlocked        `json:"blocked"`
-	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
-	Adopted       []plan.AdoptedUID    `json:"uids_from_azure"`
-	AdoptedPorts  []plan.AdoptedPort   `json:"ports_from_azure"`
-	Unresolved    []plan.Unresolved    `json:"assigned_by_api_server"`
-	Membership    []plan.Membership    `json:"pool_membership"`
-	PrivateLink   []Chain              `json:"private_link"`
-	Limits        []plan.Limit         `json:"limits"`
-	Refused       []jsonRefusal        `json:"refused"`
-	Diagnostics   []service.Diagnostic `json:"diagnostics"`
+	FormatVersion string                `json:"format_version"`
+	PlanID        string                `json:"plan_id,omitempty"`
+	Context       Header                `json:"context"`
+	Applyable     bool                  `json:"applyable"`
+	Errored       bool                  `json:"errored"`
+	Summary       Summary               `json:"summary"`
+	Exposure      []exposure.Exposure   `json:"exposure"`
+	ApplyEstimate *ApplyEstimate        `json:"apply_estimate,omitempty"`
+	Changes       []jsonChange          `json:"changes"`
+	Steps         []jsonStep            `json:"steps"`
+	Since         string                `json:"since,omitempty"`
+	Drift         []jsonChange          `json:"drift"`
+	Blocked       []jsonBlocked         `json:"blocked"`
+	Awaiting      []plan.Awaiting       `json:"awaiting_approval"`
+	Adopted       []plan.AdoptedUID     `json:"uids_from_azure"`
+	AdoptedPorts  []plan.AdoptedPort    `json:"ports_from_azure"`
+	Unresolved    []plan.Unresolved     `json:"assigned_by_api_server"`
+	Membership    []plan.Membership     `json:"pool_membership"`
+	PrivateLink   []Chain               `json:"private_link"`
+	Limits        []plan.Limit          `json:"limits"`
+	Refused       []jsonRefusal         `json:"refused"`
+	Removed       []plan.RemovedService `json:"removed_services"`
+	Diagnostics   []service.Diagnostic  `json:"diagnostics"`
 }
 
 type jsonChange struct {
@@ -97,7 +100,7 @@ func JSON(w io.Writer, in Input) error {
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
 		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0 && len(p.Unresolved) == 0 && len(plan.FailingBlocks(p.Blocked)) == 0,
 		Errored:   hasErrors(in.Diagnostics),
-		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
+		Summary:   Summarize(p), Exposure: nonNil(exposure.Of(p)), Removed: nonNil(p.Removed), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), AdoptedPorts: nonNil(p.AdoptedPorts), Unresolved: unresolvedJSON(p.Unresolved), Membership: nonNil(p.Membership), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
 	}

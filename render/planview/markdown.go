@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/exposure"
 	"github.com/azsvc/azsvc/plan/quote"
 )
 
@@ -80,13 +81,14 @@ type markdown struct {
 	services []group // Service groups (and unnamed ones), in order
 	shared   []*plan.Change
 	drifted  map[plan.Key]bool
+	exposure []exposure.Exposure
 	fence    string
 }
 
 func newMarkdown(in Input, opts MarkdownOptions) *markdown {
-	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), drifted: driftedKeys(in.Plan), fence: "```"}
+	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), drifted: driftedKeys(in.Plan), exposure: exposure.Of(in.Plan), fence: "```"}
 	m.summary.inputErrors = hasErrors(in.Diagnostics)
-	for _, g := range groups(in.Plan.Changes) {
+	for _, g := range groupsOf(in.Plan) {
 		if g.kind == groupShared {
 			m.shared = g.changes
 			continue
@@ -137,6 +139,7 @@ func (m *markdown) top() string {
 	if est := estimateApply(m.in.Plan); est != nil {
 		fmt.Fprintf(&b, "\n%s\n", escapeText(est.Sentence()))
 	}
+	b.WriteString(m.exposureSection())
 	return b.String()
 }
 

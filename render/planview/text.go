@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/exposure"
 	"github.com/azsvc/azsvc/render/diag"
 	"github.com/azsvc/azsvc/render/style"
 )
@@ -19,6 +20,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	bw := bufio.NewWriter(&out)
 	p := in.Plan
 	writeHeader(bw, in.Header, st)
+	writeExposure(bw, exposure.Of(p), removedByPrefix(p.Removed), st)
 	if len(in.Diagnostics) > 0 {
 		bw.WriteString("\n")
 		if err := diag.Text(bw, diag.Report{Diagnostics: in.Diagnostics, Sources: in.FileContents}, st); err != nil {
@@ -34,7 +36,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	if len(p.Changes) > 0 {
 		writeLegend(bw, p.Changes, st)
 		drifted := driftedKeys(p)
-		for _, g := range groups(p.Changes) {
+		for _, g := range groupsOf(p) {
 			writeGroup(bw, g, in, drifted, st)
 		}
 	}
