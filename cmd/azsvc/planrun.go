@@ -41,6 +41,7 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	view := engine.View(p, in, tg, opts.Files)
+	view.Header.Settings = settingsNotes(opts.Target.Origins, opts.Target.Prune, false)
 	if opts.Since != "" {
 		if err := engine.SinceDrift(opts.Since, p, res, tg); err != nil {
 			return &invalidInput{fmt.Errorf("--since %s: %w", opts.Since, err)}
@@ -159,6 +160,8 @@ func renderPlan(w io.Writer, format string, view planview.Input, md planview.Mar
 		return planview.JSON(w, view)
 	case "markdown":
 		return planview.Markdown(w, view, md)
+	case "mermaid":
+		return planview.Mermaid(w, view)
 	}
 	return planview.Text(w, view, io.OutStyle())
 }

@@ -23,6 +23,7 @@ type jsonPlan struct {
 	Errored       bool                  `json:"errored"`
 	Summary       Summary               `json:"summary"`
 	Exposure      []exposure.Exposure   `json:"exposure"`
+	WritesTo      []plan.WriteScope     `json:"writes_to"`
 	ApplyEstimate *ApplyEstimate        `json:"apply_estimate,omitempty"`
 	Changes       []jsonChange          `json:"changes"`
 	Steps         []jsonStep            `json:"steps"`
@@ -44,6 +45,8 @@ type jsonPlan struct {
 type jsonChange struct {
 	Order            int                    `json:"order"`
 	Address          string                 `json:"address"`
+	SubscriptionID   string                 `json:"subscription_id"`
+	ResourceGroup    string                 `json:"resource_group"`
 	ARM              jsonARM                `json:"arm"`
 	Services         []jsonService          `json:"services"`
 	Actions          []plan.Action          `json:"actions"`
@@ -100,7 +103,7 @@ func JSON(w io.Writer, in Input) error {
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
 		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0 && len(p.Unresolved) == 0 && len(plan.FailingBlocks(p.Blocked)) == 0,
 		Errored:   hasErrors(in.Diagnostics),
-		Summary:   Summarize(p), Exposure: nonNil(exposure.Of(p)), Removed: nonNil(p.Removed), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
+		Summary:   Summarize(p), Exposure: nonNil(exposure.Of(p)), WritesTo: nonNil(plan.WriteScopes(p, in.Header.Subscription)), Removed: nonNil(p.Removed), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), AdoptedPorts: nonNil(p.AdoptedPorts), Unresolved: unresolvedJSON(p.Unresolved), Membership: nonNil(p.Membership), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
 	}
@@ -139,7 +142,7 @@ func nonNil[T any](l []T) []T {
 func newJSONChange(order int, c *plan.Change) jsonChange {
 	id := c.ID()
 	jc := jsonChange{
-		Order: order, Address: id.Address(), ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
+		Order: order, Address: id.Address(), SubscriptionID: id.Subscription, ResourceGroup: id.ResourceGroup, ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
 		Services: []jsonService{}, Actions: c.Actions, ActionReason: c.Reason, Disruptive: c.Disruptive,
 		Impact: nonNil(Impact(c)), Before: newJSONResource(c.Before), After: newJSONResource(c.After),
 		AfterUnknown: [][]string{}, AfterAssigned: plan.AssignedPaths(c.After), AttributeChanges: nonNil(c.Attributes), MemberChanges: memberChanges(c), DependsOn: []string{},

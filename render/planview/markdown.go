@@ -131,6 +131,10 @@ func (m *markdown) top() string {
 	if len(m.services) > 0 {
 		headline += fmt.Sprintf(" Changes for %s in %s.", objectCounts(m.services), count(m.namespaces(), "namespace", "namespaces"))
 	}
+	headline += writesSentence(plan.WriteScopes(m.in.Plan, h.Subscription))
+	if len(h.Settings) > 0 {
+		headline += " Settings: " + escapeText(strings.Join(h.Settings, "; ")) + "."
+	}
 	if h.Focus != "" {
 		headline += " Focused on " + escapeText(h.Focus) + ": the other Services were read, not changed."
 	}

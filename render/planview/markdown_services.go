@@ -3,6 +3,8 @@ package planview
 import (
 	"fmt"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan"
 )
 
 // The Services section: each Service with changes in a <details> block,
@@ -40,15 +42,12 @@ func (m *markdown) serviceBlock(i int) string {
 		}
 		fmt.Fprintf(&b, "\n##### %s (%s)\n", escapeInline(namespaceTitle(g)), objectCounts(m.services[i:j]))
 	}
-	var body strings.Builder
-	for _, c := range g.changes {
-		body.WriteString(m.changeDiff(c, false))
-	}
+	body := m.diffBody(g.changes, func(*plan.Change) bool { return false })
 	title := g.shortName()
 	if note := sourceNote(g, m.in); note != "" {
 		title += " (" + note + ")"
 	}
-	fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n</details>\n", escapeText(title), groupCounts(g), m.diffBlock(body.String()))
+	fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n</details>\n", escapeText(title), groupCounts(g), m.diffBlock(body))
 	return b.String()
 }
 

@@ -26,6 +26,10 @@ type Header struct {
 	// Focus says what a focused plan is narrowed to, e.g. "2 of 500
 	// Services (--service shop/web)".
 	Focus string `json:"focus,omitempty"`
+	// Settings name the settings in effect that the command line does not
+	// show, e.g. "--prune from env AZSVC_PRUNE: Services absent from the
+	// input are deleted".
+	Settings []string `json:"settings,omitempty"`
 }
 
 // Input is everything a renderer shows.
