@@ -62,11 +62,18 @@ would. --prune with --from-cluster needs the whole cluster read (-A, no -l):
 with one namespace or a selector a Service outside the read would look
 deleted, so that is refused (exit 64).
 
-Output formats: text (the default), json (a versioned plan document) and
+Every format starts with where the plan writes (each subscription and resource
+group, the cluster's marked) and its Exposure: each Service whose reach
+changes (internal ↔ public, ports on a public IP, NSG sources, private link
+visibility), wider or narrower.
+
+Output formats: text (the default), json (a versioned plan document),
 markdown (a pull request comment of at most 60,000 characters: the summary
-first, every disruptive and shared change in full, then the Services by
-namespace; Services past the limit are counted per namespace, and the comment
-says where the whole plan is). The whole plan also goes, as markdown, to
+and exposure first, every disruptive and shared change in full, then the
+Services by namespace; Services past the limit are counted per namespace, and
+the comment says where the whole plan is) and mermaid (a flowchart: one
+subgraph per subscription and resource group, the changes and their
+references). The whole plan also goes, as markdown, to
 --summary-file, or with -o markdown to $GITHUB_STEP_SUMMARY when set.`,
 		Example: `  # Preview the changes for every Service under deploy/
   azsvc plan -f deploy/ --config azure.json
