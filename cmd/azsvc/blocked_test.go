@@ -53,7 +53,18 @@ func TestBlockedSubnetTypoFails(t *testing.T) {
 		t.Errorf("plan -o json: %+v", doc)
 	}
 
+	// A saved plan keeps its blocked changes: apply FILE refuses it too.
+	saved := filepath.Join(c.dir, "plan.json")
+	if res := c.run(args("plan", "--out", saved)...); res.code != exitInvalid {
+		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)
+	}
+	applySaved := func(extra ...string) result {
+		return c.run(append([]string{"--settings", "../../examples/azsvc.yaml", "apply", saved, "--state", state, "--auto-approve"}, extra...)...)
+	}
 	before, _ := os.ReadFile(state)
+	if res := applySaved(); res.code != exitInvalid || !strings.Contains(res.stdout, "did you mean ilb-subnet?") {
+		t.Errorf("apply FILE: exit %d, want 4\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
 	res = c.run(args("apply", "--auto-approve")...)
 	after, _ := os.ReadFile(state)
 	if res.code != exitInvalid || !strings.Contains(res.stderr, "nothing was applied (--allow-blocked applies the rest)") {
@@ -62,9 +73,9 @@ func TestBlockedSubnetTypoFails(t *testing.T) {
 	if string(before) != string(after) {
 		t.Errorf("apply wrote to the emulator although it refused the plan")
 	}
-	res = c.run(args("apply", "--auto-approve", "--allow-blocked")...)
+	res = applySaved("--allow-blocked")
 	if res.code != exitOK || !strings.Contains(res.stderr, "Apply complete!") {
-		t.Errorf("apply --allow-blocked: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+		t.Errorf("apply FILE --allow-blocked: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 	}
 	if !strings.Contains(stateBody(t, state, "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/mc_aks-prod-weu/providers/Microsoft.Network/loadBalancers/aks-prod-weu-internal"),
 		"aa19217a0c814521297bce66680cc04b") {
