@@ -20,6 +20,10 @@ type Blocked struct {
 	Group  string    `json:"group,omitempty"`  // a resource group
 	Owners []string  `json:"owners,omitempty"` // Services that own or use Other or Address
 	Why    Unmanaged `json:"why,omitzero"`
+	// Suggestion is the name or address the plan read that Value most
+	// likely meant (a did-you-mean), for the codes naming something
+	// missing; empty when nothing read is near it.
+	Suggestion string `json:"suggestion,omitempty"`
 }
 
 // BlockCode names why a change is blocked.

@@ -148,6 +148,10 @@ type Plan struct {
 	// Membership says which backend pools' members azsvc leaves to others,
 	// and why (nodeIPConfiguration pools, no Node input, ...).
 	Membership []Membership
+	// Removed are the Services outside the input whose resources the plan
+	// deletes, by name prefix, named when a tag or a known name says whose
+	// they were (RemovedServices, NameRemoved).
+	Removed []RemovedService
 	// NoOp counts resources already as desired (including adopted ones).
 	NoOp int
 }

@@ -370,3 +370,28 @@ func (p PublicIP) SKUName() string {
 	s, _ := p.r.SKU["name"].(string)
 	return s
 }
+
+// Sources are the rule's source prefixes and tags, singular or plural
+// field, as written ("Internet", "10.0.0.0/8", a service tag, "*").
+func (s SecurityRule) Sources() []string {
+	var out []string
+	if p := stringProp(s.r, "sourceAddressPrefix"); p != "" {
+		out = append(out, p)
+	}
+	for _, v := range listProp(s.r, "sourceAddressPrefixes") {
+		if p, ok := v.(string); ok && p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// RawPortRanges are the destination port ranges as written, singular or
+// plural field: a port the API server assigns stays its marker.
+func (s SecurityRule) RawPortRanges() []any {
+	var out []any
+	if p, ok := s.r.Properties["destinationPortRange"]; ok && p != nil && p != "" {
+		out = append(out, p)
+	}
+	return append(out, listProp(s.r, "destinationPortRanges")...)
+}

@@ -51,9 +51,6 @@ func (l Rule) IdleTimeout() int {
 // Access is Allow or Deny, as written.
 func (s SecurityRule) Access() string { return stringProp(s.r, "access") }
 
-// Sources lists the rule's source prefixes, singular or plural field.
-func (s SecurityRule) Sources() []string { return prefixStrings(s.r, "sourceAddressPrefix") }
-
 // DestinationStrings lists the destination prefixes that are strings (all
 // of them, on a rule read from ARM).
 func (s SecurityRule) DestinationStrings() []string { return prefixStrings(s.r, destPrefix) }

@@ -107,7 +107,7 @@ func outputFormats(command string) []string {
 	case "render":
 		return []string{"text", "json", "yaml", "mermaid"}
 	case "plan", "show":
-		return []string{"text", "json", "markdown"}
+		return []string{"text", "json", "markdown", "mermaid"}
 	case "apply", "version":
 		return []string{"text", "json"}
 	case "status":

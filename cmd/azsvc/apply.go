@@ -19,6 +19,9 @@ type applyOptions struct {
 	Cluster     clusterOptions
 	Target      targetOptions
 	AutoApprove bool
+	// AllowBlocked applies a plan whose blocked changes leave Services
+	// without what they ask for (plan.BlockCode.Fails): the rest of it.
+	AllowBlocked bool
 	// NoLock skips the lease CCM takes turns on.
 	NoLock bool
 	// UpdateStatus writes status.loadBalancer.ingress after a successful apply.
@@ -42,6 +45,11 @@ did, it refuses (exit 5) and you plan again. Manifests go with -f, never as
 the FILE argument.
 
 ` + engine.TargetRule + `
+
+A plan with blocked changes that leave a Service without what its manifest
+asks for (marked ✗: a missing subnet or public IP, a port taken on a shared
+frontend, ...) is not applied (exit 4) unless --allow-blocked, which applies
+the rest.
 
 Without a terminal to confirm on, apply needs --auto-approve; any answer but
 "yes" at the prompt writes nothing and exits 1 ("Apply cancelled."). A
@@ -117,6 +125,7 @@ Output formats: text (the default) and json (JSON Lines progress events).`,
 	addFailOnFlag(cmd, &opts.FailOn)
 	f := cmd.Flags()
 	f.BoolVar(&opts.AutoApprove, "auto-approve", false, "apply without asking for confirmation")
+	f.BoolVar(&opts.AllowBlocked, "allow-blocked", false, "apply the rest of a plan whose blocked changes leave Services without what they ask for (exit 4 otherwise)")
 	f.BoolVar(&opts.NoLock, "no-lock", false, "do not take the cloud controller manager's lease (kube-system/aks-managed-resource-locker)")
 	f.BoolVar(&opts.UpdateStatus, "update-status", false, "after a successful apply, write status.loadBalancer.ingress of the cluster's Services, as CCM does")
 	return cmd

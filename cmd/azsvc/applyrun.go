@@ -45,11 +45,16 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 	if opts.Output == "json" {
 		planOut = opts.IO.ErrOut
 	}
-	if err := planview.Text(planOut, engine.View(p, in, tg, opts.Files), opts.IO.OutStyle()); err != nil {
+	view := engine.View(p, in, tg, opts.Files)
+	view.Header.Settings = settingsNotes(opts.Target.Origins, opts.Target.Prune, opts.AutoApprove)
+	if err := planview.Text(planOut, view, opts.IO.OutStyle()); err != nil {
 		return err
 	}
 	if refused != nil {
 		return &reported{refused} // the plan lists the refusals; nothing is applied
+	}
+	if err := opts.refuseBlocked(p); err != nil {
+		return err
 	}
 	if err := refuseUnresolved(p); err != nil {
 		return err
@@ -68,7 +73,7 @@ func runApply(ctx context.Context, opts *applyOptions) (err error) {
 		}
 		return w.updateStatus(ctx, false)
 	}
-	if err := confirm(opts); err != nil {
+	if err := confirm(opts, view); err != nil {
 		return err
 	}
 	return w.run(ctx)
@@ -120,7 +125,12 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	if opts.Output == "json" {
 		planOut = opts.IO.ErrOut
 	}
-	if err := planview.Text(planOut, engine.View(p, in, tg, saved.Sources.Files), opts.IO.OutStyle()); err != nil {
+	view := engine.View(p, in, tg, saved.Sources.Files)
+	view.Header.Settings = settingsNotes(opts.Target.Origins, false, opts.AutoApprove) // the file has its own --prune
+	if err := planview.Text(planOut, view, opts.IO.OutStyle()); err != nil {
+		return err
+	}
+	if err := opts.refuseBlocked(p); err != nil {
 		return err
 	}
 	if err := refuseUnresolved(p); err != nil {
@@ -129,7 +139,7 @@ func runApplySaved(ctx context.Context, opts *applyOptions) (err error) {
 	if len(p.Steps) == 0 {
 		return nil
 	}
-	if err := confirm(opts); err != nil {
+	if err := confirm(opts, view); err != nil {
 		return err
 	}
 	w := &applyWork{opts: opts, plan: p, in: in, target: tg, kube: kc, fresh: func(ctx context.Context) error {
@@ -152,12 +162,23 @@ func (o *applyOptions) inputRefused(in *engine.Inputs) error {
 	return nil
 }
 
-// confirm asks "Do you want to perform these actions?" on a terminal; with
-// no terminal it refuses unless --auto-approve (never waits on a pipe).
-func confirm(opts *applyOptions) error {
+// refuseBlocked refuses, before anything is written, a plan whose blocked
+// changes leave Services without what they ask for, unless --allow-blocked.
+func (o *applyOptions) refuseBlocked(p *plan.Plan) error {
+	if o.AllowBlocked {
+		return nil
+	}
+	return failedOnBlocked(o.IO, p, "nothing was applied (--allow-blocked applies the rest)")
+}
+
+// confirm asks "Do you want to perform these actions in subscription …
+// (resource groups …)?" on a terminal; with no terminal it refuses unless
+// --auto-approve (never waits on a pipe).
+func confirm(opts *applyOptions, view planview.Input) error {
 	tty := opts.IO.InTTY && opts.IO.ErrTTY && opts.Output != "json"
 	if tty && !opts.AutoApprove {
-		fmt.Fprint(opts.IO.ErrOut, "\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+		q := planview.ApplyQuestion(plan.WriteScopes(view.Plan, view.Header.Subscription))
+		fmt.Fprintf(opts.IO.ErrOut, "\n%s\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ", q)
 	}
 	d, err := apply.Confirm(opts.IO.In, apply.ConfirmOptions{TTY: tty, AutoApprove: opts.AutoApprove})
 	switch {

@@ -77,11 +77,26 @@ status:
 func TestExitCodeHelpForApply(t *testing.T) {
 	help := strings.Join(strings.Fields(exitCodesHelp()), " ")
 	for _, want := range []string{
-		"apply: every step applied, or nothing to apply: no changes, or only changes azsvc will not make (Blocked in the plan",
+		"apply: every step applied, or nothing to apply. Blocked changes that only hold something back (a delete of what is still in use, node IPs CCM adds later) do not change the exit code.",
 		`apply declined at the prompt ("Apply cancelled."), as in Terraform.`,
 	} {
 		if !strings.Contains(help, want) {
 			t.Errorf("help exit-codes lacks %q:\n%s", want, exitCodesHelp())
 		}
+	}
+}
+
+// The prompt names where apply writes: every subscription, the cluster's
+// marked, and their resource groups (issue 22 item 6); the HyperShift
+// example writes half its changes into the guest's subscription.
+func TestApplyPromptNamesWhereItWrites(t *testing.T) {
+	c := newCLI(t)
+	seedState(t, c, "hypershift-private-link")
+	c.tty, c.stdin = true, "no\n"
+	res := c.run(exampleArgs(c, "hypershift-private-link", "apply")...)
+	want := "Do you want to perform these actions in subscription 00000000-0000-0000-0000-000000000000 (the cluster's; resource group " +
+		"mc_aks-prod-weu) and subscription 5c7d9e1f-2a3b-4c5d-8e9f-0a1b2c3d4e5f (resource group rg-guest-foo)?\n"
+	if res.code != exitRuntime || !strings.Contains(res.stderr, want) {
+		t.Errorf("exit %d, want the prompt %q:\n%s", res.code, want, res.stderr)
 	}
 }

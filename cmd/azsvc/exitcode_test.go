@@ -76,7 +76,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "render needs -f", args: []string{"render"}, want: 64},
 		{name: "render -o", args: []string{"render", "-f", warn, "-o", "sarif"}, want: 64, wantStderr: "text, json, yaml or mermaid"},
 		{name: "plan needs azure.json", args: []string{"plan", "-f", warn, "--detailed-exitcode"}, want: 64, wantStderr: "pass --config azure.json"},
-		{name: "plan -o", args: []string{"plan", "-f", warn, "-o", "sarif"}, want: 64, wantStderr: "text, json or markdown"},
+		{name: "plan -o", args: []string{"plan", "-f", warn, "-o", "sarif"}, want: 64, wantStderr: "text, json, markdown or mermaid"},
 		{name: "apply missing saved plan", args: []string{"apply", "plan.json"}, want: 1, wantStderr: "read saved plan"},
 		{name: "apply needs input", args: []string{"apply", "--auto-approve"}, want: 64},
 		{name: "apply plan and -f", args: []string{"apply", "plan.json", "-f", warn}, want: 64, wantStderr: "not both"},

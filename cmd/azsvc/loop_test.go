@@ -80,6 +80,7 @@ func TestSavedPlan(t *testing.T) {
 
 func testSavedPlan(t *testing.T, example string) {
 	c := newCLI(t)
+	seedStateFile(t, filepath.Join(c.dir, "state.json"), "../../examples/emulator-seed.json") // pls: its subnets
 	saved := filepath.Join(c.dir, "plan.json")
 	if res := c.run(exampleArgs(c, example, "plan", "--out", saved)...); res.code != exitOK {
 		t.Fatalf("plan --out: exit %d\n%s", res.code, res.stderr)

@@ -41,7 +41,10 @@ and print the changes, in the order apply would make them. Nothing is changed.
 ` + engine.TargetRule + `
 
 Only resources azsvc owns are changed; Services absent from the input are left
-alone unless --prune is given. Changes that interrupt traffic are listed in
+alone unless --prune is given. A change azsvc will not make is listed under
+Blocked; one that leaves a Service without what its manifest asks for (marked
+✗: a missing subnet or public IP, with a did-you-mean from what the plan read)
+makes plan exit 4, with or without --detailed-exitcode. Changes that interrupt traffic are listed in
 their own section. PrivateEndpoint objects in the input add private endpoints
 and their private DNS records (azsvc help private-endpoints); Node and
 EndpointSlice objects, or a cluster's, decide the members of IP-based backend
@@ -69,11 +72,18 @@ server)" and apply refuses it. With --base DIR|REV the plan is against what
 the base input builds in a throwaway emulator, offline: a pull request's diff
 (DIR holds the base manifests; a git revision is read at the -f paths).
 
-Output formats: text (the default), json (a versioned plan document) and
+Every format starts with where the plan writes (each subscription and resource
+group, the cluster's marked) and its Exposure: each Service whose reach
+changes (internal ↔ public, ports on a public IP, NSG sources, private link
+visibility), wider or narrower.
+
+Output formats: text (the default), json (a versioned plan document),
 markdown (a pull request comment of at most 60,000 characters: the summary
-first, every disruptive and shared change in full, then the Services by
-namespace; Services past the limit are counted per namespace, and the comment
-says where the whole plan is). The whole plan also goes, as markdown, to
+and exposure first, every disruptive and shared change in full, then the
+Services by namespace; Services past the limit are counted per namespace, and
+the comment says where the whole plan is) and mermaid (a flowchart: one
+subgraph per subscription and resource group, the changes and their
+references). The whole plan also goes, as markdown, to
 --summary-file, or with -o markdown to $GITHUB_STEP_SUMMARY when set.`,
 		Example: `  # Preview the changes for every Service under deploy/
   azsvc plan -f deploy/ --config azure.json

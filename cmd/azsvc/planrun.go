@@ -47,6 +47,7 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 	}
 	defer func() { err = joinClose(err, closeTarget(tg, opts.IO, opts.Target)) }()
 	view := engine.View(p, in, tg, opts.Files)
+	view.Header.Settings = settingsNotes(opts.Target.Origins, opts.Target.Prune, false)
 	if base != nil {
 		view.Header.Base = base.Describe() + ": planned against what it builds, not against Azure"
 	}
@@ -86,6 +87,8 @@ func runPlan(ctx context.Context, opts *planOptions) (err error) {
 		return &reported{refused} // the plan lists the refusals
 	case failWarn:
 		return failedOnWarnings(opts.IO, in.Diagnostics, "")
+	case len(plan.FailingBlocks(p.Blocked)) > 0:
+		return failedOnBlocked(opts.IO, p, "apply writes nothing unless --allow-blocked")
 	case opts.DetailedExitcode && planview.Summarize(p).HasChanges:
 		return &reported{errChangesPresent}
 	}
@@ -186,6 +189,8 @@ func renderPlan(w io.Writer, format string, view planview.Input, md planview.Mar
 		return planview.JSON(w, view)
 	case "markdown":
 		return planview.Markdown(w, view, md)
+	case "mermaid":
+		return planview.Mermaid(w, view)
 	}
 	return planview.Text(w, view, io.OutStyle())
 }

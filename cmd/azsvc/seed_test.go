@@ -15,8 +15,8 @@ func TestSeedOnEmbeddedEmulator(t *testing.T) {
 	for _, example := range []string{"internal-subnet", "pls"} {
 		c := newCLI(t)
 		seed := []string{"--seed", "../../examples/emulator-seed.json"}
-		if res := c.run(exampleArgs(c, example, "plan")...); res.code != exitOK || !strings.Contains(res.stdout, "Blocked") {
-			t.Fatalf("%s without the seed: exit %d, want a blocked Service\n%s", example, res.code, res.stdout)
+		if res := c.run(exampleArgs(c, example, "plan")...); res.code != exitInvalid || !strings.Contains(res.stdout, "Blocked") {
+			t.Fatalf("%s without the seed: exit %d, want 4 and a blocked Service\n%s", example, res.code, res.stdout)
 		}
 		if res := c.run(exampleArgs(c, example, "apply", append(seed, "--auto-approve")...)...); res.code != exitOK {
 			t.Fatalf("%s: apply --seed: exit %d\n%s", example, res.code, res.stderr)

@@ -25,13 +25,14 @@ func newShowCmd(a *app, runF func(context.Context, *showOptions) error) *cobra.C
 		Use:   "show PLAN_FILE",
 		Short: "Show a plan saved by azsvc plan --out, offline",
 		Long: `Render a plan saved by "azsvc plan --out FILE" exactly as plan showed it: its
-changes, the drift it found (plan --since), its findings, in text, JSON or
-markdown. show reads only the file: no Azure access, no configuration, no
+changes, the drift it found (plan --since), its findings, in text, JSON,
+markdown or mermaid. show reads only the file: no Azure access, no configuration, no
 credentials. A file changed since azsvc wrote it is refused (exit 5).
 
-Output formats: text (the default), json (the plan document) and markdown
+Output formats: text (the default), json (the plan document), markdown
 (a pull request comment; with --summary-file or in GitHub Actions the whole
-plan also goes to the summary file, as with plan).`,
+plan also goes to the summary file, as with plan) and mermaid (a flowchart,
+one subgraph per subscription and resource group).`,
 		Example: `  # Review a plan an earlier CI job saved
   azsvc show plan.json
 

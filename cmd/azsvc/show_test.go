@@ -11,6 +11,7 @@ import (
 // or settings file; drift found with --since is shown too.
 func TestShowRendersTheSavedPlanOffline(t *testing.T) {
 	c := newCLI(t)
+	seedStateFile(t, filepath.Join(c.dir, "state.json"), "../../examples/emulator-seed.json") // the PLS's subnets
 	saved := filepath.Join(c.dir, "plan.json")
 	for _, format := range []string{"text", "json", "markdown"} {
 		planned := c.run(exampleArgs(c, "pls", "plan", "--out", saved, "-o", format)...)

@@ -20,7 +20,7 @@ func TestFlagSuggestions(t *testing.T) {
 		{[]string{"plan", "--sumary-file", "s.md"}, "(did you mean --summary-file?)"},
 		{[]string{"plan", "-f", "x", "-out=plan.json"}, "(did you mean --out plan.json?)"},
 		// Terraform's -out FILE reads as -o ut and an argument FILE.
-		{[]string{"plan", "-f", "x", "-out", "plan.json"}, `unknown output format "ut": use one of text, json or markdown (did you mean --out plan.json?)`},
+		{[]string{"plan", "-f", "x", "-out", "plan.json"}, `unknown output format "ut": use one of text, json, markdown or mermaid (did you mean --out plan.json?)`},
 		{[]string{"plan", "-out", "my plan.json", "-f", "x"}, `(did you mean --out 'my plan.json'?)`},
 		{[]string{"plan", "-f", "x", "-out"}, "(did you mean --out FILE?)"},
 		{[]string{"plan", "--zzz"}, ""},

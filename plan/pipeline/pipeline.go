@@ -29,7 +29,21 @@ func Run(desired, observed *plan.State, scope plan.Scope) (*plan.Plan, *resolve.
 	if err != nil {
 		return nil, nil, err
 	}
+	p.Blocked = resolve.Suggest(p.Blocked, res.Observed.State)
+	p.Removed = plan.RemovedServices(p.Changes, tagEvidence(res.Observed))
 	p.Unfocused = changes.Unfocused()
 	p.Unresolved = plan.UnresolvedOf(p, scope)
 	return p, res, preflight.Check(p, res.Observed, scope.NodeIPs)
+}
+
+// tagEvidence are the resources whose tags may name a removed Service:
+// the public IPs and private link services the plan read.
+func tagEvidence(observed *plan.Index) []*plan.Resource {
+	var out []*plan.Resource
+	for _, k := range []plan.Kind{plan.KindPublicIP, plan.KindPrivateLinkService} {
+		for _, e := range observed.OfKind(k) {
+			out = append(out, e.R)
+		}
+	}
+	return out
 }

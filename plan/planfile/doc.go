@@ -21,5 +21,8 @@
 // --from-cluster read, where apply takes the lease. 3.2 adds the values the
 // API server assigns that the plan needs (apply refuses it), and writes
 // their markers as {"$azsvc_assigned": {"service", "field", "placeholder",
-// "as"}} ("as" is the placeholder as a body would hold it).
+// "as"}} ("as" is the placeholder as a body would hold it). 3.3 adds the
+// did-you-mean of blocked entries (blocked[].suggestion) and the Services
+// outside the input whose resources the plan deletes, as named when it was
+// made (removed_services), so show names them too.
 package planfile

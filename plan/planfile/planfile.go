@@ -8,7 +8,7 @@ import (
 )
 
 // FormatVersion is the format_version written.
-const FormatVersion = "3.2"
+const FormatVersion = "3.3"
 
 // Plan is the JSON form of a plan: the changes and steps, the
 // preconditions, the inputs' hashes and the target.
@@ -35,6 +35,9 @@ type Plan struct {
 	Membership []plan.Membership `json:"pool_membership,omitempty"`
 	// Unresolved is plan.Plan.Unresolved: apply refuses the plan.
 	Unresolved []plan.Unresolved `json:"assigned_by_api_server,omitempty"`
+	// Removed is plan.Plan.Removed: the Services outside the input whose
+	// resources the plan deletes, as named when it was made.
+	Removed []plan.RemovedService `json:"removed_services,omitempty"`
 	// Checksum is "sha256:" and the hash of the file written with an
 	// empty checksum (Marshal): a file changed afterwards is refused.
 	Checksum string `json:"checksum"`
@@ -84,7 +87,7 @@ type Resource struct {
 // pre are the preconditions apply re-checks (Preconditions).
 func New(p *plan.Plan, target string, inputs map[string]string, scope plan.Scope, pre []Precondition) *Plan {
 	s := &Plan{FormatVersion: FormatVersion, Target: target, Inputs: inputs, Scope: scope,
-		Blocked: p.Blocked, Preconditions: pre, NoOp: p.NoOp, Membership: p.Membership, Unresolved: p.Unresolved}
+		Blocked: p.Blocked, Preconditions: pre, NoOp: p.NoOp, Membership: p.Membership, Unresolved: p.Unresolved, Removed: p.Removed}
 	if s.Inputs == nil {
 		s.Inputs = map[string]string{}
 	}
@@ -124,7 +127,7 @@ func (s *Plan) Restore() (*plan.Plan, error) {
 	if major, _, _ := strings.Cut(s.FormatVersion, "."); major != "3" {
 		return nil, fmt.Errorf("saved plan format_version %q is not supported (want 3.x): make the plan again with this azsvc", s.FormatVersion)
 	}
-	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp, Membership: s.Membership, Unresolved: s.Unresolved}
+	p := &plan.Plan{Blocked: s.Blocked, NoOp: s.NoOp, Membership: s.Membership, Unresolved: s.Unresolved, Removed: s.Removed}
 	for i, sc := range s.Changes {
 		c, err := sc.change()
 		if err != nil {

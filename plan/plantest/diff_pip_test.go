@@ -114,7 +114,8 @@ func TestPinnedPublicIPNotFoundBlocksTheService(t *testing.T) {
 	p := mustDiff(t, desired, observed, scope)
 
 	fe := plan.ChildID(lbID(false), plan.KindFrontend, svcA.prefix()).Address()
-	want := []plan.Blocked{{Address: fe, Code: plan.BlockPinnedIPNotFound, Services: []string{"web/a"}, Value: "20.62.10.9", Group: "rg"}}
+	want := []plan.Blocked{{Address: fe, Code: plan.BlockPinnedIPNotFound, Services: []string{"web/a"}, Value: "20.62.10.9", Group: "rg",
+		Suggestion: "20.62.10.7"}} // the address the group's public IP has
 	if !reflect.DeepEqual(p.Blocked, want) {
 		t.Errorf("blocked:\n%+v\nwant %+v", p.Blocked, want)
 	}

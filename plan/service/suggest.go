@@ -63,3 +63,12 @@ func editDistance(a, b string) int {
 // near enough to be a plausible typo, as annotation keys are suggested;
 // the command line suggests flags with it too.
 func Closest(s string, candidates []string) (string, bool) { return closest(s, candidates) }
+
+// Nearest returns the candidate nearest to s by edit distance among those
+// at most limit edits away, and whether there is one: for names where
+// Closest's third of the length is too lenient (ilb-subnet is three edits
+// from aks-subnet).
+func Nearest(s string, candidates []string, limit int) (string, bool) {
+	best, d := nearestWithin(s, candidates, limit)
+	return best, d >= 0
+}

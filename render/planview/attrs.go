@@ -102,20 +102,33 @@ func (a attrLine) lines() []displayLine {
 }
 
 // foldLine cuts text into lines of at most maxLineWidth characters, the
-// continuation lines indented by indent.
+// continuation lines indented by indent: between words where the line has
+// a space in its second half, else (a long address, a JSON value) inside
+// one.
 func foldLine(m mark, text, indent string) []displayLine {
-	runes := []rune(text)
-	if len(runes) <= maxLineWidth {
-		return []displayLine{{m, text}}
+	var out []displayLine
+	runes, prefix := []rune(text), ""
+	for {
+		width := maxLineWidth - len([]rune(prefix))
+		if len(runes) <= width {
+			return append(out, displayLine{m, prefix + string(runes)})
+		}
+		cut, next := width, width
+		if i := lastSpace(runes[:width+1]); i > width/2 {
+			cut, next = i, i+1
+		}
+		out = append(out, displayLine{m, prefix + string(runes[:cut])})
+		runes, prefix = runes[next:], indent
 	}
-	out := []displayLine{{m, string(runes[:maxLineWidth])}}
-	step := maxLineWidth - len(indent)
-	for rest := runes[maxLineWidth:]; len(rest) > 0; {
-		n := min(step, len(rest))
-		out = append(out, displayLine{m, indent + string(rest[:n])})
-		rest = rest[n:]
+}
+
+func lastSpace(runes []rune) int {
+	for i := len(runes) - 1; i >= 0; i-- {
+		if runes[i] == ' ' {
+			return i
+		}
 	}
-	return out
+	return -1
 }
 
 // attributes lists what to show for a change and how many unchanged
@@ -149,6 +162,8 @@ func changedAttr(path string, before, after any, forces bool) attrLine {
 	case isMemberList(path):
 		// Pool members read member by member whatever their length.
 		a.members = listDiff(before, after, poolMemberTexts)
+	case isIPConfigList(path):
+		a.members = listDiff(before, after, ipConfigTexts)
 	case len(a.String()) > oneLineWidth:
 		a.members = listDiff(before, after, memberTexts)
 	}

@@ -7,8 +7,89 @@ import (
 	"github.com/azsvc/azsvc/plan"
 )
 
-// BlockedText says why azsvc will not make a change.
+// BlockedText says why azsvc will not make a change. A block that leaves
+// its Services without what they ask for (plan.BlockCode.Fails) names
+// them first and ends with the did-you-mean the plan found.
 func BlockedText(b plan.Blocked) string {
+	if s := blockedSuggestion(b); s != "" {
+		return blockedSentence(b) + "; " + s
+	}
+	return blockedSentence(b)
+}
+
+// blockedSentence is BlockedText without the did-you-mean, which lists
+// show on a line of its own.
+func blockedSentence(b plan.Blocked) string {
+	text := blockedReason(b)
+	if b.Fails() && b.Code != plan.BlockPinnedIPNotFound && len(b.Services) > 0 { // CCM's own message names it
+		text = ownersText(b.Services) + ": " + text
+	}
+	return text
+}
+
+func blockedSuggestion(b plan.Blocked) string {
+	if b.Suggestion == "" {
+		return ""
+	}
+	return "did you mean " + b.Suggestion + "?"
+}
+
+// blockedMark marks a block in lists: ✗ when it fails the plan, ! when
+// it only holds something back.
+func blockedMark(b plan.Blocked) string {
+	if b.Fails() {
+		return "✗"
+	}
+	return "!"
+}
+
+// FailingBlockedNote says, under the blocked entries, what the failing
+// ones mean for plan and apply; "" when none fails.
+func FailingBlockedNote(blocked []plan.Blocked) string {
+	failing := plan.FailingBlocks(blocked)
+	if len(failing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("✗ %s: plan and apply exit 4, and apply writes nothing unless --allow-blocked.", BlockedFailure(failing))
+}
+
+// BlockedFailure says which Services and PrivateEndpoints the failing
+// blocks leave without what their manifests ask for.
+func BlockedFailure(failing []plan.Blocked) string {
+	var owners []string
+	for _, b := range failing {
+		owners = append(owners, b.Services...)
+	}
+	owners = plan.SortedUnique(owners)
+	who := "the Services"
+	if len(owners) > 0 {
+		who = ownersText(owners)
+	}
+	return fmt.Sprintf("%s %s %s without what the input asks for, so Azure will not match it",
+		count(len(failing), "blocked change", "blocked changes"), plural(len(failing), "leaves", "leave"), who)
+}
+
+// ownersText names the Services and PrivateEndpoints of a block.
+func ownersText(owners []string) string {
+	var svcs, eps []string
+	for _, o := range owners {
+		if key, ok := plan.EndpointOf(o); ok {
+			eps = append(eps, key)
+			continue
+		}
+		svcs = append(svcs, o)
+	}
+	var parts []string
+	if len(svcs) > 0 {
+		parts = append(parts, plural(len(svcs), "Service", "Services")+" "+strings.Join(svcs, ", "))
+	}
+	if len(eps) > 0 {
+		parts = append(parts, plural(len(eps), "PrivateEndpoint", "PrivateEndpoints")+" "+strings.Join(eps, ", "))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func blockedReason(b plan.Blocked) string {
 	switch b.Code {
 	case plan.BlockNotManaged:
 		return fmt.Sprintf("already exists and azsvc does not manage it (%s)", UnmanagedText(b.Why))

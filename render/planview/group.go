@@ -34,6 +34,8 @@ type group struct {
 	// one, or "" for the shared group.
 	name    string
 	changes []*plan.Change
+	// removed names the Service of an unnamed group when something does.
+	removed plan.RemovedService
 }
 
 // namespace is the Service's namespace ("" for the other kinds).
@@ -64,7 +66,7 @@ func (g group) shortName() string {
 func (g group) title() string {
 	switch g.kind {
 	case groupUnnamed:
-		return "Service not in the input, resource names starting " + g.name
+		return removedTitle(g.name, g.removed)
 	case groupShared:
 		return "Shared and cluster resources"
 	case groupEndpoint:
@@ -107,6 +109,51 @@ func groups(changes []*plan.Change) []group {
 		out[i] = *byKey[k]
 	}
 	return out
+}
+
+// groupsOf is groups of p's changes, the Services outside the input named
+// as p.Removed names them.
+func groupsOf(p *plan.Plan) []group {
+	gs := groups(p.Changes)
+	named := removedByPrefix(p.Removed)
+	for i := range gs {
+		if gs[i].kind == groupUnnamed {
+			gs[i].removed = named[gs[i].name]
+		}
+	}
+	return gs
+}
+
+func removedByPrefix(rs []plan.RemovedService) map[string]plan.RemovedService {
+	out := make(map[string]plan.RemovedService, len(rs))
+	for _, r := range rs {
+		out[r.Prefix] = r
+	}
+	return out
+}
+
+// removedTitle names a Service outside the input whose resources are
+// deleted: by name and what names it, or by its names' prefix, saying
+// that nothing names it.
+func removedTitle(prefix string, r plan.RemovedService) string {
+	if r.Service == "" {
+		return "Service not in the input, resource names starting " + prefix + " (no tag, saved plan or base input names it)"
+	}
+	return "Service " + r.Service + ", not in the input (" + namedByText(r) + ")"
+}
+
+func namedByText(r plan.RemovedService) string {
+	switch r.NamedBy {
+	case plan.NamedByServiceTag:
+		return "named by the " + plan.TagService + " tag of " + plan.ShownAddress(r.Evidence)
+	case plan.NamedByOwnerTag:
+		return "named by the " + plan.TagOwnerService + " tag of " + plan.ShownAddress(r.Evidence)
+	case plan.NamedBySavedPlan:
+		return "named by the saved plan given with --since"
+	case plan.NamedByBase:
+		return "named by the base input"
+	}
+	return "named by " + string(r.NamedBy)
 }
 
 // groupOf places one change: under its Service when it serves one; under

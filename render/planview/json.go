@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/exposure"
 	"github.com/azsvc/azsvc/plan/service"
 )
 
@@ -15,32 +16,37 @@ import (
 const FormatVersion = "1.2"
 
 type jsonPlan struct {
-	FormatVersion string               `json:"format_version"`
-	PlanID        string               `json:"plan_id,omitempty"`
-	Context       Header               `json:"context"`
-	Applyable     bool                 `json:"applyable"`
-	Errored       bool                 `json:"errored"`
-	Summary       Summary              `json:"summary"`
-	ApplyEstimate *ApplyEstimate       `json:"apply_estimate,omitempty"`
-	Changes       []jsonChange         `json:"changes"`
-	Steps         []jsonStep           `json:"steps"`
-	Since         string               `json:"since,omitempty"`
-	Drift         []jsonChange         `json:"drift"`
-	Blocked       []jsonBlocked        `json:"blocked"`
-	Awaiting      []plan.Awaiting      `json:"awaiting_approval"`
-	Adopted       []plan.AdoptedUID    `json:"uids_from_azure"`
-	AdoptedPorts  []plan.AdoptedPort   `json:"ports_from_azure"`
-	Unresolved    []plan.Unresolved    `json:"assigned_by_api_server"`
-	Membership    []plan.Membership    `json:"pool_membership"`
-	PrivateLink   []Chain              `json:"private_link"`
-	Limits        []plan.Limit         `json:"limits"`
-	Refused       []jsonRefusal        `json:"refused"`
-	Diagnostics   []service.Diagnostic `json:"diagnostics"`
+	FormatVersion string                `json:"format_version"`
+	PlanID        string                `json:"plan_id,omitempty"`
+	Context       Header                `json:"context"`
+	Applyable     bool                  `json:"applyable"`
+	Errored       bool                  `json:"errored"`
+	Summary       Summary               `json:"summary"`
+	Exposure      []exposure.Exposure   `json:"exposure"`
+	WritesTo      []plan.WriteScope     `json:"writes_to"`
+	ApplyEstimate *ApplyEstimate        `json:"apply_estimate,omitempty"`
+	Changes       []jsonChange          `json:"changes"`
+	Steps         []jsonStep            `json:"steps"`
+	Since         string                `json:"since,omitempty"`
+	Drift         []jsonChange          `json:"drift"`
+	Blocked       []jsonBlocked         `json:"blocked"`
+	Awaiting      []plan.Awaiting       `json:"awaiting_approval"`
+	Adopted       []plan.AdoptedUID     `json:"uids_from_azure"`
+	AdoptedPorts  []plan.AdoptedPort    `json:"ports_from_azure"`
+	Unresolved    []plan.Unresolved     `json:"assigned_by_api_server"`
+	Membership    []plan.Membership     `json:"pool_membership"`
+	PrivateLink   []Chain               `json:"private_link"`
+	Limits        []plan.Limit          `json:"limits"`
+	Refused       []jsonRefusal         `json:"refused"`
+	Removed       []plan.RemovedService `json:"removed_services"`
+	Diagnostics   []service.Diagnostic  `json:"diagnostics"`
 }
 
 type jsonChange struct {
 	Order            int                    `json:"order"`
 	Address          string                 `json:"address"`
+	SubscriptionID   string                 `json:"subscription_id"`
+	ResourceGroup    string                 `json:"resource_group"`
 	ARM              jsonARM                `json:"arm"`
 	Services         []jsonService          `json:"services"`
 	Actions          []plan.Action          `json:"actions"`
@@ -95,8 +101,9 @@ func JSON(w io.Writer, in Input) error {
 	p := in.Plan
 	doc := jsonPlan{
 		FormatVersion: FormatVersion, PlanID: in.PlanID, Context: in.Header, Since: in.Since,
-		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0 && len(p.Unresolved) == 0, Errored: hasErrors(in.Diagnostics),
-		Summary: Summarize(p), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
+		Applyable: !hasErrors(in.Diagnostics) && len(p.Refused) == 0 && len(p.Unresolved) == 0 && len(plan.FailingBlocks(p.Blocked)) == 0,
+		Errored:   hasErrors(in.Diagnostics),
+		Summary:   Summarize(p), Exposure: nonNil(exposure.Of(p)), WritesTo: nonNil(plan.WriteScopes(p, in.Header.Subscription)), Removed: nonNil(p.Removed), ApplyEstimate: estimateApply(p), Changes: []jsonChange{}, Steps: []jsonStep{}, Drift: []jsonChange{},
 		Blocked: blockedJSON(p.Blocked), Awaiting: awaitingJSON(p.Awaiting), Adopted: nonNil(p.Adopted), AdoptedPorts: nonNil(p.AdoptedPorts), Unresolved: unresolvedJSON(p.Unresolved), Membership: nonNil(p.Membership), PrivateLink: nonNil(Chains(p)),
 		Limits: nonNil(p.Limits), Refused: refusedJSON(p.Refused), Diagnostics: nonNil(in.Diagnostics),
 	}
@@ -135,7 +142,7 @@ func nonNil[T any](l []T) []T {
 func newJSONChange(order int, c *plan.Change) jsonChange {
 	id := c.ID()
 	jc := jsonChange{
-		Order: order, Address: id.Address(), ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
+		Order: order, Address: id.Address(), SubscriptionID: id.Subscription, ResourceGroup: id.ResourceGroup, ARM: jsonARM{ID: id.String(), Type: id.Kind.ARMType()},
 		Services: []jsonService{}, Actions: c.Actions, ActionReason: c.Reason, Disruptive: c.Disruptive,
 		Impact: nonNil(Impact(c)), Before: newJSONResource(c.Before), After: newJSONResource(c.After),
 		AfterUnknown: [][]string{}, AfterAssigned: plan.AssignedPaths(c.After), AttributeChanges: nonNil(c.Attributes), MemberChanges: memberChanges(c), DependsOn: []string{},
@@ -201,15 +208,21 @@ func unknownPaths(path []string, v any, out *[][]string) {
 
 // jsonBlocked is a blocked change as the JSON plan shows it (SCHEMA.md).
 type jsonBlocked struct {
-	Address  string   `json:"address"`
-	Reason   string   `json:"reason"`
-	Services []string `json:"services"`
+	Address string         `json:"address"`
+	Code    plan.BlockCode `json:"code"`
+	Reason  string         `json:"reason"`
+	// Fails: it leaves its Services without what they ask for
+	// (plan.BlockCode.Fails); plan and apply exit 4.
+	Fails      bool     `json:"fails"`
+	Suggestion string   `json:"suggestion,omitempty"`
+	Services   []string `json:"services"`
 }
 
 func blockedJSON(bs []plan.Blocked) []jsonBlocked {
 	out := make([]jsonBlocked, len(bs))
 	for i, b := range bs {
-		out[i] = jsonBlocked{Address: b.Address, Reason: BlockedText(b), Services: b.Services}
+		out[i] = jsonBlocked{Address: b.Address, Code: b.Code, Reason: BlockedText(b), Fails: b.Fails(), Suggestion: b.Suggestion,
+			Services: nonNil(b.Services)}
 	}
 	return out
 }

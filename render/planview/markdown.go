@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/exposure"
 	"github.com/azsvc/azsvc/plan/quote"
 )
 
@@ -80,13 +81,14 @@ type markdown struct {
 	services []group // Service groups (and unnamed ones), in order
 	shared   []*plan.Change
 	drifted  map[plan.Key]bool
+	exposure []exposure.Exposure
 	fence    string
 }
 
 func newMarkdown(in Input, opts MarkdownOptions) *markdown {
-	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), drifted: driftedKeys(in.Plan), fence: "```"}
+	m := &markdown{in: in, opts: opts, summary: Summarize(in.Plan), drifted: driftedKeys(in.Plan), exposure: exposure.Of(in.Plan), fence: "```"}
 	m.summary.inputErrors = hasErrors(in.Diagnostics)
-	for _, g := range groups(in.Plan.Changes) {
+	for _, g := range groupsOf(in.Plan) {
 		if g.kind == groupShared {
 			m.shared = g.changes
 			continue
@@ -129,6 +131,10 @@ func (m *markdown) top() string {
 	if len(m.services) > 0 {
 		headline += fmt.Sprintf(" Changes for %s in %s.", objectCounts(m.services), count(m.namespaces(), "namespace", "namespaces"))
 	}
+	headline += writesSentence(plan.WriteScopes(m.in.Plan, h.Subscription))
+	if len(h.Settings) > 0 {
+		headline += " Settings: " + escapeText(strings.Join(h.Settings, "; ")) + "."
+	}
 	if h.Focus != "" {
 		headline += " Focused on " + escapeText(h.Focus) + ": the other Services were read, not changed."
 	}
@@ -140,6 +146,7 @@ func (m *markdown) top() string {
 	if est := estimateApply(m.in.Plan); est != nil {
 		fmt.Fprintf(&b, "\n%s\n", escapeText(est.Sentence()))
 	}
+	b.WriteString(m.exposureSection())
 	return b.String()
 }
 
@@ -157,6 +164,8 @@ func (m *markdown) status() string {
 	switch {
 	case hasErrors(m.in.Diagnostics), len(m.in.Plan.Refused) > 0:
 		return "❌ failed"
+	case m.summary.BlockedFailing > 0:
+		return "❌ blocked"
 	case m.summary.Disruptive > 0:
 		return "⚠️ disruptive"
 	case m.summary.HasChanges:

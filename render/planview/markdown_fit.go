@@ -127,7 +127,6 @@ func (m *markdown) render(l layout) string {
 // Services shown (fixed measures with the largest), folding whether some
 // are not.
 func (m *markdown) notice(l layout, shown int, folding bool) string {
-	total := len(m.services)
 	var text string
 	switch {
 	case l.cuts():
@@ -135,10 +134,10 @@ func (m *markdown) notice(l layout, shown int, folding bool) string {
 			"and some disruptive or shared changes are left out (counted where they would be). " + m.whereFull()
 	case l.collapsed:
 		text = fmt.Sprintf("> **This comment shows %d of %s;** the others are counted per namespace at the end, and shared changes "+
-			"that are not disruptive are shown without their attributes. %s", shown, count(total, "Service with changes", "Services with changes"), m.whereFull())
+			"that are not disruptive are shown without their attributes. %s", shown, objectCounts(m.services)+" with changes", m.whereFull())
 	case folding:
 		text = fmt.Sprintf("> **This comment shows %d of %s;** the others are counted per namespace at the end. %s",
-			shown, count(total, "Service with changes", "Services with changes"), m.whereFull())
+			shown, objectCounts(m.services)+" with changes", m.whereFull())
 	default:
 		return ""
 	}

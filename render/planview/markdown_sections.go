@@ -33,21 +33,24 @@ func (m *markdown) disruptiveSection(changes []*plan.Change, keep int) string {
 	shown := cut(changes, keep)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n#### ⚠️ Disruptive changes (%s)\n\n", thousands(len(changes)))
-	var body strings.Builder
+	var withAttrs []*plan.Change
 	for _, c := range shown {
 		who := ""
 		if len(c.Services) == 1 {
 			who = " (" + escapeInline(c.Services[0]) + ")"
 		}
+		if !strings.EqualFold(c.ID().Subscription, m.in.Header.Subscription) {
+			who += " " + escapeText(scopeText(c.ID(), m.in.Header.Subscription))
+		}
 		for _, imp := range Impact(c) {
 			writeWrapped(&b, fmt.Sprintf("- `%s` `%s`%s: %s", symbol(c.Actions), escapeCode(c.ID().Shown()), who, escapeText(imp)), "  ")
 		}
 		if lines, _ := attributes(c); len(lines) > 0 {
-			body.WriteString(m.changeDiff(c, false))
+			withAttrs = append(withAttrs, c)
 		}
 	}
-	if body.Len() > 0 {
-		b.WriteString("\n" + m.diffBlock(body.String()))
+	if len(withAttrs) > 0 {
+		b.WriteString("\n" + m.diffBlock(m.diffBody(withAttrs, func(*plan.Change) bool { return false })))
 	}
 	b.WriteString(m.leftOut(len(changes)-len(shown), "disruptive change", "disruptive changes"))
 	return b.String()
@@ -62,15 +65,25 @@ func (m *markdown) sharedSection(keep int, collapsed bool) string {
 		return ""
 	}
 	shown := cut(m.shared, keep)
-	var body strings.Builder
-	for _, c := range shown {
-		body.WriteString(m.changeDiff(c, collapsed && !c.Disruptive))
-	}
+	body := m.diffBody(shown, func(c *plan.Change) bool { return collapsed && !c.Disruptive })
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n#### Shared and cluster resources (%s)\n\n", count(len(m.shared), "change", "changes"))
-	b.WriteString(m.diffBlock(body.String()))
+	b.WriteString(m.diffBlock(body))
 	b.WriteString(m.leftOut(len(m.shared)-len(shown), "shared change", "shared changes"))
 	return b.String()
+}
+
+// diffBody is changes in diff form, each run of changes landing in one
+// resource group under a line saying which (issue 22 item 2).
+func (m *markdown) diffBody(changes []*plan.Change, collapsed func(*plan.Change) bool) string {
+	var body strings.Builder
+	scopeRuns(changes, m.in.Header.Subscription, func(scope string, c *plan.Change) {
+		if scope != "" {
+			body.WriteString("# " + scope + ":\n")
+		}
+		body.WriteString(m.changeDiff(c, collapsed(c)))
+	})
+	return body.String()
 }
 
 // driftSection lists what changed outside azsvc since the saved plan given
@@ -109,7 +122,14 @@ func (m *markdown) findings() string {
 	if p := m.in.Plan; len(p.Blocked) > 0 {
 		b.WriteString("\n#### Blocked (azsvc will not do these)\n\n")
 		for _, x := range p.Blocked {
-			writeWrapped(&b, fmt.Sprintf("- `%s`: %s", escapeCode(plan.ShownAddress(x.Address)), escapeText(BlockedText(x))), "  ")
+			writeWrapped(&b, fmt.Sprintf("- %s `%s`: %s", blockedMark(x), escapeCode(plan.ShownAddress(x.Address)), escapeText(blockedSentence(x))), "  ")
+			if s := blockedSuggestion(x); s != "" {
+				b.WriteString("  " + escapeText(s) + "\n")
+			}
+		}
+		if note := FailingBlockedNote(p.Blocked); note != "" {
+			b.WriteString("\n")
+			writeWrapped(&b, "**"+escapeText(note)+"**", "")
 		}
 	}
 	if p := m.in.Plan; len(p.Awaiting) > 0 {

@@ -3,6 +3,8 @@ package planview
 import (
 	"fmt"
 	"strings"
+
+	"github.com/azsvc/azsvc/plan"
 )
 
 // The Services section: each Service with changes in a <details> block,
@@ -21,11 +23,16 @@ func namespaceTitle(g group) string {
 	return "Namespace " + orDash(g.namespace())
 }
 
+// servicesHeading counts what the section lists as the headline does:
+// a PrivateEndpoint is not a Service.
 func (m *markdown) servicesHeading() string {
 	if len(m.services) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("\n#### Services (%s with changes)\n", thousands(len(m.services)))
+	if endpoints(m.services) == 0 {
+		return fmt.Sprintf("\n#### Services (%s with changes)\n", thousands(len(m.services)))
+	}
+	return fmt.Sprintf("\n#### Services and PrivateEndpoints (%s with changes)\n", objectCounts(m.services))
 }
 
 // serviceBlock is Service i's <details> block, after its namespace's
@@ -40,35 +47,40 @@ func (m *markdown) serviceBlock(i int) string {
 		}
 		fmt.Fprintf(&b, "\n##### %s (%s)\n", escapeInline(namespaceTitle(g)), objectCounts(m.services[i:j]))
 	}
-	var body strings.Builder
-	for _, c := range g.changes {
-		body.WriteString(m.changeDiff(c, false))
-	}
+	body := m.diffBody(g.changes, func(*plan.Change) bool { return false })
 	title := g.shortName()
 	if note := sourceNote(g, m.in); note != "" {
 		title += " (" + note + ")"
 	}
-	fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n</details>\n", escapeText(title), groupCounts(g), m.diffBlock(body.String()))
+	fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n</details>\n", escapeText(title), groupCounts(g), m.diffBlock(body))
 	return b.String()
 }
 
 // objectCounts is "2 Services", "1 Service, 1 PrivateEndpoint": what the
 // groups are changes of.
-func objectCounts(groups []group) string {
-	endpoints := 0
-	for _, g := range groups {
-		if g.kind == groupEndpoint {
-			endpoints++
-		}
-	}
-	text := count(len(groups)-endpoints, "Service", "Services")
+func objectCounts(groups []group) string { return objectCount(len(groups), endpoints(groups)) }
+
+// objectCount is objectCounts for n groups of which endpoints are
+// PrivateEndpoints.
+func objectCount(n, endpoints int) string {
+	text := count(n-endpoints, "Service", "Services")
 	switch {
 	case endpoints == 0:
 		return text
-	case endpoints == len(groups):
+	case endpoints == n:
 		return count(endpoints, "PrivateEndpoint", "PrivateEndpoints")
 	}
 	return text + ", " + count(endpoints, "PrivateEndpoint", "PrivateEndpoints")
+}
+
+func endpoints(groups []group) int {
+	n := 0
+	for _, g := range groups {
+		if g.kind == groupEndpoint {
+			n++
+		}
+	}
+	return n
 }
 
 // groupCounts is "2 to create, 1 to delete, 1 disruptive".
@@ -100,7 +112,7 @@ func (m *markdown) foldSection(k int) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n##### Not shown here (%s)\n\n", count(len(m.services)-k, "Service", "Services"))
+	fmt.Fprintf(&b, "\n##### Not shown here (%s)\n\n", objectCounts(m.services[k:]))
 	b.WriteString(foldTableHead)
 	rows := 0
 	for i := k; i < len(m.services); {
@@ -172,13 +184,17 @@ func (m *markdown) foldSizes() []int {
 	whereText := where.String()
 	j := len(spans) - 1
 	var partial Summary
+	ends := 0 // PrivateEndpoints from k on
 	for k := n - 1; k >= 0; k-- {
 		if k < spans[j].start {
 			j--
 			partial = Summary{}
 		}
 		partial.merge(m.services[k].summary())
-		size := m.length(fmt.Sprintf("\n##### Not shown here (%s)\n\n", count(n-k, "Service", "Services"))) + m.length(foldTableHead)
+		if m.services[k].kind == groupEndpoint {
+			ends++
+		}
+		size := m.length(fmt.Sprintf("\n##### Not shown here (%s)\n\n", objectCount(n-k, ends))) + m.length(foldTableHead)
 		size += m.length(foldRow(spans[j].title, spans[j].end-k, partial))
 		last := min(j+maxFoldRows, len(spans)) // rows j+1 .. last-1 are whole
 		size += whole[j+1] - whole[last]

@@ -3,6 +3,8 @@ package planview
 import (
 	"bufio"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -195,4 +197,60 @@ func membershipMarkdown(b *strings.Builder, notes []plan.Membership) {
 	for _, m := range notes {
 		writeWrapped(b, "- "+escapeText(MembershipText(m)), "  ")
 	}
+}
+
+// isIPConfigList reports whether a display path names a resource's IP
+// configurations (a PLS's NAT IPs), which plans show one line each.
+func isIPConfigList(path string) bool {
+	return path == "ipConfigurations" || strings.HasSuffix(path, ".ipConfigurations")
+}
+
+// ipConfigTexts renders IP configurations as ipConfigText does, anything
+// else as memberTexts.
+func ipConfigTexts(l []any) []string {
+	out := memberTexts(l)
+	for i, v := range l {
+		if t, ok := ipConfigText(v); ok {
+			out[i] = t
+		}
+	}
+	return out
+}
+
+// ipConfigText is how an IP configuration reads: its name, then its
+// address, allocation, whether primary, version and subnet, e.g.
+// "pls-nat-static-10.0.0.5 (10.0.0.5, Static, primary, IPv4, subnet
+// vnet/v/subnet/s)"; other fields follow as key=value.
+func ipConfigText(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	name, _ := m["name"].(string)
+	props, _ := m["properties"].(map[string]any)
+	if !ok || name == "" {
+		return "", false
+	}
+	var parts []string
+	if ip, ok := props["privateIPAddress"]; ok {
+		parts = append(parts, strings.Trim(formatValue(ip), `"`))
+	}
+	for _, k := range []string{"privateIPAllocationMethod", "primary", "privateIPAddressVersion"} {
+		switch x := props[k].(type) {
+		case string:
+			parts = append(parts, x)
+		case bool:
+			if x {
+				parts = append(parts, k)
+			}
+		}
+	}
+	if sub, ok := props["subnet"]; ok {
+		parts = append(parts, "subnet "+formatValue(sub))
+	}
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		switch k {
+		case "privateIPAddress", "privateIPAllocationMethod", "primary", "privateIPAddressVersion", "subnet":
+			continue
+		}
+		parts = append(parts, k+"="+formatValue(props[k]))
+	}
+	return name + " (" + strings.Join(parts, ", ") + ")", true
 }

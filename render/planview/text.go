@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/exposure"
 	"github.com/azsvc/azsvc/render/diag"
 	"github.com/azsvc/azsvc/render/style"
 )
@@ -19,6 +20,8 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	bw := bufio.NewWriter(&out)
 	p := in.Plan
 	writeHeader(bw, in.Header, st)
+	writeWrites(bw, in)
+	writeExposure(bw, exposure.Of(p), removedByPrefix(p.Removed), st)
 	if len(in.Diagnostics) > 0 {
 		bw.WriteString("\n")
 		if err := diag.Text(bw, diag.Report{Diagnostics: in.Diagnostics, Sources: in.FileContents}, st); err != nil {
@@ -34,7 +37,7 @@ func Text(w io.Writer, in Input, st style.Style) error {
 	if len(p.Changes) > 0 {
 		writeLegend(bw, p.Changes, st)
 		drifted := driftedKeys(p)
-		for _, g := range groups(p.Changes) {
+		for _, g := range groupsOf(p) {
 			writeGroup(bw, g, in, drifted, st)
 		}
 	}
@@ -63,7 +66,7 @@ func writeHeader(w *bufio.Writer, h Header, st style.Style) {
 	fields := []struct{ label, value string }{
 		{"Target", h.Target}, {"Tenant", h.Tenant}, {"Subscription", h.Subscription},
 		{"Resource group", h.ResourceGroup}, {"Cluster", h.Cluster}, {"Location", h.Location},
-		{"LB SKU", h.LBSKU}, {"Input", h.Source}, {"Base", h.Base}, {"Focus", h.Focus},
+		{"LB SKU", h.LBSKU}, {"Input", h.Source}, {"Base", h.Base}, {"Focus", h.Focus}, {"Settings", strings.Join(h.Settings, "; ")},
 	}
 	for _, f := range fields {
 		if f.value != "" {
@@ -87,22 +90,29 @@ func writeGroup(w *bufio.Writer, g group, in Input, drifted map[plan.Key]bool, s
 		header += " (" + note + ")"
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Bold(header))
-	for _, c := range g.changes {
-		sym := symbol(c.Actions)
-		fmt.Fprintf(w, "  %s %s\n", colour(st, sym, fmt.Sprintf("%-3s", sym)), st.Bold(c.ID().Shown()))
-		fmt.Fprintf(w, "      %s\n", st.Dim("# "+changeReason(c, drifted)))
-		if note := servicesNote(c.Services); note != "" {
-			for _, l := range style.Wrap("# "+note, style.Width, "#   ") {
-				fmt.Fprintf(w, "      %s\n", st.Dim(l))
-			}
+	scopeRuns(g.changes, in.Header.Subscription, func(scope string, c *plan.Change) {
+		if scope != "" {
+			fmt.Fprintf(w, "  %s\n", st.Dim(scope+":"))
 		}
-		lines, hidden := attributes(c)
-		for _, a := range lines {
-			writeAttr(w, a, st)
+		writeChange(w, c, drifted, st)
+	})
+}
+
+func writeChange(w *bufio.Writer, c *plan.Change, drifted map[plan.Key]bool, st style.Style) {
+	sym := symbol(c.Actions)
+	fmt.Fprintf(w, "  %s %s\n", colour(st, sym, fmt.Sprintf("%-3s", sym)), st.Bold(c.ID().Shown()))
+	fmt.Fprintf(w, "      %s\n", st.Dim("# "+changeReason(c, drifted)))
+	if note := servicesNote(c.Services); note != "" {
+		for _, l := range style.Wrap("# "+note, style.Width, "#   ") {
+			fmt.Fprintf(w, "      %s\n", st.Dim(l))
 		}
-		if hidden > 0 {
-			fmt.Fprintf(w, "      %s\n", st.Dim("# ("+count(hidden, "unchanged attribute", "unchanged attributes")+" hidden)"))
-		}
+	}
+	lines, hidden := attributes(c)
+	for _, a := range lines {
+		writeAttr(w, a, st)
+	}
+	if hidden > 0 {
+		fmt.Fprintf(w, "      %s\n", st.Dim("# ("+count(hidden, "unchanged attribute", "unchanged attributes")+" hidden)"))
 	}
 }
 
@@ -151,11 +161,19 @@ func changeReason(c *plan.Change, drifted map[plan.Key]bool) string {
 }
 
 func writeBlocked(w *bufio.Writer, blocked []plan.Blocked, st style.Style) {
-	items := make([]string, len(blocked))
-	for i, b := range blocked {
-		items[i] = fmt.Sprintf("  ! %s: %s", plan.ShownAddress(b.Address), BlockedText(b))
+	var items []string
+	for _, b := range blocked {
+		items = append(items, fmt.Sprintf("  %s %s: %s", blockedMark(b), plan.ShownAddress(b.Address), blockedSentence(b)))
+		if s := blockedSuggestion(b); s != "" {
+			items = append(items, "      "+s)
+		}
 	}
 	writeSection(w, st.BoldYellow("Blocked (azsvc will not do these):"), items, "      ")
+	if note := FailingBlockedNote(blocked); note != "" {
+		for _, l := range style.Wrap(note, style.Width, "  ") {
+			fmt.Fprintln(w, st.BoldRed(l))
+		}
+	}
 }
 
 func writeChains(w *bufio.Writer, chains []Chain, st style.Style) {

@@ -29,6 +29,10 @@ type Header struct {
 	// Base names the base of a base→head plan (plan --base): the plan is
 	// against what the base input builds, not against Azure.
 	Base string `json:"base,omitempty"`
+	// Settings name the settings in effect that the command line does not
+	// show, e.g. "--prune from env AZSVC_PRUNE: Services absent from the
+	// input are deleted".
+	Settings []string `json:"settings,omitempty"`
 }
 
 // Input is everything a renderer shows.
@@ -64,6 +68,10 @@ type Summary struct {
 	// ownership conflicts and desired resources that cannot be planned,
 	// such as a pinned IP or a PLS subnet that does not exist.
 	Blocked int `json:"blocked"`
+	// BlockedFailing counts the blocked changes that leave a Service or
+	// PrivateEndpoint without what its manifest asks for
+	// (plan.BlockCode.Fails): plan and apply exit 4.
+	BlockedFailing int `json:"blocked_failing"`
 	// Awaiting counts the private endpoint connections left Pending for
 	// the PLS owner to approve (plan.Plan.Awaiting): not changes.
 	Awaiting int `json:"awaiting_approval"`
@@ -78,7 +86,7 @@ type Summary struct {
 
 // Summarize counts the changes of p; a replace counts once, as a replace.
 func Summarize(p *plan.Plan) Summary {
-	s := Summary{NoOp: p.NoOp, Blocked: len(p.Blocked), Awaiting: len(p.Awaiting), Unfocused: p.Unfocused}
+	s := Summary{NoOp: p.NoOp, Blocked: len(p.Blocked), BlockedFailing: len(plan.FailingBlocks(p.Blocked)), Awaiting: len(p.Awaiting), Unfocused: p.Unfocused}
 	for _, c := range p.Changes {
 		s.add(c)
 	}
@@ -122,7 +130,7 @@ func (s Summary) line(where string) string {
 		awaiting += fmt.Sprintf(" %s to Services outside the focus not planned.", count(s.Unfocused, "change", "changes"))
 	}
 	if !s.HasChanges && s.Blocked > 0 {
-		return fmt.Sprintf("No changes can be made: %d blocked (see %s).", s.Blocked, where) + awaiting
+		return fmt.Sprintf("No changes can be made: %d blocked (see %s).", s.Blocked, where) + s.failing() + awaiting
 	}
 	if !s.HasChanges && s.Unfocused > 0 {
 		return "No changes for the Services in focus." + awaiting
@@ -142,9 +150,21 @@ func (s Summary) line(where string) string {
 		line += fmt.Sprintf(" %d disruptive.", s.Disruptive)
 	}
 	if s.Blocked > 0 {
-		line += fmt.Sprintf(" %d blocked (see %s).", s.Blocked, where)
+		line += fmt.Sprintf(" %d blocked (see %s).", s.Blocked, where) + s.failing()
 	}
 	return line + awaiting
+}
+
+// failing says how many blocked changes fail the plan, after the blocked
+// count; "" for none.
+func (s Summary) failing() string {
+	switch {
+	case s.BlockedFailing == 0:
+		return ""
+	case s.BlockedFailing == s.Blocked:
+		return " Azure will not match the input."
+	}
+	return fmt.Sprintf(" %d of them %s Azure short of the input.", s.BlockedFailing, plural(s.BlockedFailing, "leaves", "leave"))
 }
 
 // symbol maps actions to the plan symbol (ux-anchors §8.1).

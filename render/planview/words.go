@@ -8,3 +8,11 @@ func count(n int, one, many string) string {
 	}
 	return thousands(n) + " " + many
 }
+
+// plural is the noun for n things, without the number.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

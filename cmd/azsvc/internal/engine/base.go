@@ -136,22 +136,15 @@ func applyBase(ctx context.Context, emu *emulator.Emulator, was *Inputs) (plan.P
 	return plan.PlaceholdersOf(was.Desired), nil
 }
 
-// nameFromBase puts the deletes that serve no Service of the head input
-// under the base Service whose name prefix they carry: a Service removed
-// between base and head is named by namespace/name.
+// nameFromBase names the Services the head input removed from the base
+// input's Services (their name prefix, a placeholder one included): a
+// Service deleted between base and head is named by namespace/name.
 func nameFromBase(p *plan.Plan, svcs []*service.Service) {
 	byPrefix := make(map[string]string, len(svcs))
 	for _, s := range svcs {
 		byPrefix[desired.PrefixOf(s)] = s.Key()
 	}
-	for _, c := range p.Changes {
-		if len(c.Services) > 0 || !c.IsDelete() {
-			continue
-		}
-		if svc := byPrefix[plan.UIDPrefixIn(c.ID().Name())]; svc != "" {
-			c.Services = []string{svc}
-		}
-	}
+	p.Removed = plan.NameRemoved(p.Removed, plan.KnownNames{By: plan.NamedByBase, Names: byPrefix})
 }
 
 // ReadSeeds reads --seed files.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/diff"
@@ -33,5 +34,18 @@ func SinceDrift(path string, p *plan.Plan, res *resolve.Resolved, t *Target) err
 		return err
 	}
 	p.Drift = diff.Drift(record, planned, res.Observed)
+	p.Removed = plan.NameRemoved(p.Removed, savedNames(saved.Scope))
 	return nil
+}
+
+// savedNames are the Services a saved plan had in scope, by name prefix:
+// what names a Service the input has since dropped (issue 22 item 3).
+func savedNames(scope plan.Scope) plan.KnownNames {
+	names := map[string]string{}
+	for _, s := range scope.Services {
+		if s.Prefix != "" {
+			names[strings.ToLower(s.Prefix)] = s.Name
+		}
+	}
+	return plan.KnownNames{By: plan.NamedBySavedPlan, Names: names}
 }

@@ -15,8 +15,8 @@ import (
 var etags = regexp.MustCompile(`W/\\"[0-9a-f-]+\\"`)
 
 // TestExamplesGoldenPlans renders, for every scenario, the plan from an
-// empty emulator state in text, JSON and markdown (examples/<scenario>/
-// plan.golden.*), and the plan once CCM-shaped resources exist, which must
+// empty emulator state in text, JSON, markdown and mermaid
+// (examples/<scenario>/plan.golden.*), and the plan once CCM-shaped resources exist, which must
 // say there is nothing to do (plan-adopt.golden.txt). Regenerate with
 // go test ./cmd/azsvc/internal/engine -run GoldenPlans -update.
 func TestExamplesGoldenPlans(t *testing.T) {
@@ -48,6 +48,9 @@ func TestExamplesGoldenPlans(t *testing.T) {
 			})
 			renderGolden(t, filepath.Join(files[0], "plan.golden.md"), func(w *bytes.Buffer) error {
 				return planview.Markdown(w, view, planview.MarkdownOptions{})
+			})
+			renderGolden(t, filepath.Join(files[0], "plan.golden.mmd"), func(w *bytes.Buffer) error {
+				return planview.Mermaid(w, view)
 			})
 
 			mustApply(t, p, tg)
