@@ -37,11 +37,19 @@ func (k *kubeEnv) testApplyWorkflows(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(repo, "azure.json"), string(cfg))
 	for _, doc := range strings.Split(manifests, "\n---\n") {
-		var obj map[string]any
+		var obj struct {
+			Metadata struct{ Name string } `json:"metadata"`
+		}
 		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
 			t.Fatal(err)
 		}
-		k.must(t, http.MethodPost, "/api/v1/namespaces/"+ns+"/services", obj, nil)
+		var body map[string]any
+		_ = yaml.Unmarshal([]byte(doc), &body)
+		k.must(t, http.MethodPost, "/api/v1/namespaces/"+ns+"/services", body, nil)
+		// The workflows read every namespace: these Services (one pins an
+		// address) must not meet the next run's on the same API server,
+		// which has no controller to empty a deleted namespace.
+		t.Cleanup(func() { k.do(t, http.MethodDelete, "/api/v1/namespaces/"+ns+"/services/"+obj.Metadata.Name, nil) })
 	}
 	kubeconfig := writeKubeconfig(t, k.server, filepath.Join(k.dir, "certs", "apiserver.crt"), k.tokens["azsvc"])
 	bin := t.TempDir()

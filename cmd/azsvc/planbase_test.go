@@ -1,37 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
-
-// inNetns runs the calling test again in a fresh network namespace (only a
-// down loopback) with an empty HOME, keeping PATH for git. It reports
-// whether the caller is that copy.
-func inNetns(t *testing.T) bool {
-	t.Helper()
-	if os.Getenv(netnsChild) == t.Name() {
-		return true
-	}
-	if err := exec.Command("unshare", "-rn", "true").Run(); err != nil {
-		t.Skipf("unshare -rn is not available (%v): this test must not reach the network", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "unshare", "-rn", os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = []string{netnsChild + "=" + t.Name(), "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
-		t.Fatalf("in a network namespace: %v\n%s", err, out)
-	}
-	return false
-}
 
 // gitRepo makes a repository holding examples/gitops/deploy and
 // examples/azure.json, committed once, and returns its directory.

@@ -22,16 +22,29 @@ const netnsChild = "AZSVC_TEST_IN_NETNS"
 // passed.
 func inSandbox(t *testing.T) bool {
 	t.Helper()
+	return inNamespace(t, []string{"-n"}, "PATH="+t.TempDir())
+}
+
+// inNetns is inSandbox in a user namespace too (unshare -rn), keeping
+// PATH: for what needs git and no network.
+func inNetns(t *testing.T) bool {
+	t.Helper()
+	return inNamespace(t, []string{"-rn"}, "PATH="+os.Getenv("PATH"))
+}
+
+func inNamespace(t *testing.T, flags []string, path string) bool {
+	t.Helper()
 	if os.Getenv(netnsChild) == t.Name() {
 		return true
 	}
-	if err := exec.Command("unshare", "-n", "true").Run(); err != nil {
-		t.Skipf("unshare -n is not available (%v): this test must not reach the network", err)
+	if err := exec.Command("unshare", append(flags, "true")...).Run(); err != nil {
+		t.Skipf("unshare %v is not available (%v): this test must not reach the network", flags, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "unshare", "-n", os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = []string{netnsChild + "=" + t.Name(), "PATH=" + t.TempDir(), "HOME=" + t.TempDir()}
+	args := append(append([]string(nil), flags...), os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd := exec.CommandContext(ctx, "unshare", args...)
+	cmd.Env = []string{netnsChild + "=" + t.Name(), path, "HOME=" + t.TempDir()}
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
 		t.Fatalf("in a network namespace: %v\n%s", err, out)

@@ -26,34 +26,24 @@ func AdoptedText(a plan.AdoptedUID) string {
 	return text
 }
 
+// taken is one entry of a "taken from Azure" list: the Service and what
+// was taken.
+type taken struct{ service, text string }
+
 func writeAdopted(w *bufio.Writer, adopted []plan.AdoptedUID, st style.Style) {
-	if len(adopted) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n%s\n", st.Bold("UID taken from Azure (the manifest has no metadata.uid):"))
-	for i, a := range adopted {
-		if i == maxAdoptedLines {
-			fmt.Fprintf(w, "  … and %d more Services (-o json lists them all)\n", len(adopted)-i)
-			break
-		}
-		for _, l := range style.Wrap(fmt.Sprintf("  %s: %s", a.Service, AdoptedText(a)), style.Width, "      ") {
-			fmt.Fprintln(w, l)
-		}
-	}
+	writeTaken(w, "UID taken from Azure (the manifest has no metadata.uid):", "Services", uidEntries(adopted), st)
 }
 
 func adoptedMarkdown(b *strings.Builder, adopted []plan.AdoptedUID) {
-	if len(adopted) == 0 {
-		return
-	}
-	b.WriteString("\n#### UID taken from Azure\n\n")
+	takenMarkdown(b, "UID taken from Azure", "Services", uidEntries(adopted))
+}
+
+func uidEntries(adopted []plan.AdoptedUID) []taken {
+	out := make([]taken, len(adopted))
 	for i, a := range adopted {
-		if i == maxAdoptedLines {
-			fmt.Fprintf(b, "- … and %d more Services\n", len(adopted)-i)
-			break
-		}
-		fmt.Fprintf(b, "- `%s`: %s\n", escapeCode(a.Service), escapeText(AdoptedText(a)))
+		out[i] = taken{a.Service, AdoptedText(a)}
 	}
+	return out
 }
 
 // AdoptedPortText says where one port the input lacks comes from.
@@ -62,31 +52,49 @@ func AdoptedPortText(a plan.AdoptedPort) string {
 }
 
 func writeAdoptedPorts(w *bufio.Writer, adopted []plan.AdoptedPort, st style.Style) {
-	if len(adopted) == 0 {
+	writeTaken(w, "Ports taken from Azure (the manifest has no nodePort or healthCheckNodePort):", "ports", portEntries(adopted), st)
+}
+
+func adoptedPortsMarkdown(b *strings.Builder, adopted []plan.AdoptedPort) {
+	takenMarkdown(b, "Ports taken from Azure", "ports", portEntries(adopted))
+}
+
+func portEntries(adopted []plan.AdoptedPort) []taken {
+	out := make([]taken, len(adopted))
+	for i, a := range adopted {
+		out[i] = taken{a.Service, AdoptedPortText(a)}
+	}
+	return out
+}
+
+// writeTaken writes a list of what was taken from Azure, at most
+// maxAdoptedLines entries.
+func writeTaken(w *bufio.Writer, heading, what string, entries []taken, st style.Style) {
+	if len(entries) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n", st.Bold("Ports taken from Azure (the manifest has no nodePort or healthCheckNodePort):"))
-	for i, a := range adopted {
+	fmt.Fprintf(w, "\n%s\n", st.Bold(heading))
+	for i, e := range entries {
 		if i == maxAdoptedLines {
-			fmt.Fprintf(w, "  … and %d more (-o json lists them all)\n", len(adopted)-i)
+			fmt.Fprintf(w, "  … and %d more %s (-o json lists them all)\n", len(entries)-i, what)
 			break
 		}
-		for _, l := range style.Wrap(fmt.Sprintf("  %s: %s", a.Service, AdoptedPortText(a)), style.Width, "      ") {
+		for _, l := range style.Wrap(fmt.Sprintf("  %s: %s", e.service, e.text), style.Width, "      ") {
 			fmt.Fprintln(w, l)
 		}
 	}
 }
 
-func adoptedPortsMarkdown(b *strings.Builder, adopted []plan.AdoptedPort) {
-	if len(adopted) == 0 {
+func takenMarkdown(b *strings.Builder, heading, what string, entries []taken) {
+	if len(entries) == 0 {
 		return
 	}
-	b.WriteString("\n#### Ports taken from Azure\n\n")
-	for i, a := range adopted {
+	fmt.Fprintf(b, "\n#### %s\n\n", heading)
+	for i, e := range entries {
 		if i == maxAdoptedLines {
-			fmt.Fprintf(b, "- … and %d more\n", len(adopted)-i)
+			fmt.Fprintf(b, "- … and %d more %s\n", len(entries)-i, what)
 			break
 		}
-		fmt.Fprintf(b, "- `%s`: %s\n", a.Service, escapeText(AdoptedPortText(a)))
+		fmt.Fprintf(b, "- `%s`: %s\n", escapeCode(e.service), escapeText(e.text))
 	}
 }
