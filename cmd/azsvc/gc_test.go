@@ -17,7 +17,7 @@ func TestRaiseGCTarget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		debug.SetGCPercent(before)
-		raiseGCTarget(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
+		raiseGCTarget(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }, inputGCPercent)
 		if got := debug.SetGCPercent(before); got != tt.want {
 			t.Errorf("env %v: GC percent %d, want %d", tt.env, got, tt.want)
 		}

@@ -18,6 +18,9 @@ import (
 )
 
 func runPlan(ctx context.Context, opts *planOptions) (err error) {
+	if opts.Base != "" {
+		raiseGCTarget(os.LookupEnv, baseGCPercent)
+	}
 	if opts.Cluster.AzureConfig == "" { // before reaching the cluster
 		return noAzureConfig()
 	}

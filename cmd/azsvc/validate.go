@@ -99,7 +99,7 @@ exit 4 too.`,
 }
 
 func runValidate(ctx context.Context, opts *validateOptions) error {
-	raiseGCTarget(os.LookupEnv)
+	raiseGCTarget(os.LookupEnv, inputGCPercent)
 	if err := checkAzureConfig(opts.IO, opts.AzureConfig); err != nil {
 		return err
 	}

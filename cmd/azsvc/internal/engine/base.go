@@ -7,6 +7,7 @@ import (
 
 	"github.com/azsvc/azsvc/apply"
 	"github.com/azsvc/azsvc/plan"
+	"github.com/azsvc/azsvc/plan/cluster"
 	"github.com/azsvc/azsvc/plan/desired"
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/plan/service"
@@ -101,7 +102,7 @@ func PlanBase(ctx context.Context, base *Base, head *Inputs, seeds [][]byte) (*p
 	if err := emu.Seed(seeds...); err != nil {
 		return nil, nil, nil, fmt.Errorf("--seed: %w", err)
 	}
-	was := Build(base.Input, head.Config, false)
+	was := buildBase(base.Input, head.Config)
 	built, err := applyBase(ctx, emu, was)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--base %s: %w", base.Ref, err)
@@ -117,6 +118,18 @@ func PlanBase(ctx context.Context, base *Base, head *Inputs, seeds [][]byte) (*p
 		nameFromBase(p, was.Service.Services)
 	}
 	return p, res, t, err
+}
+
+// buildBase is Build without validation: the base's findings are not
+// shown (the head's are), and what CCM would refuse is left out either
+// way (desired.BuildWith).
+func buildBase(svc *service.Input, cfg *cluster.Config) *Inputs {
+	in := &Inputs{Service: svc, Config: cfg}
+	state, scope, _ := desired.BuildWith(svc.Services, cfg, desired.Options{Topology: &svc.Topology})
+	desired.Endpoints(state, &scope, svc.Endpoints, cfg)
+	in.Desired, in.Scope = state, scope
+	in.Scope.NodeIPs = nodeIPs(svc.Topology.Nodes)
+	return in
 }
 
 // applyBase plans the base input against the emulator and applies it,
