@@ -89,7 +89,8 @@ func platformImage(opts options, b platformBinary, certs []byte) (v1.Image, erro
 		{name: binPath, mode: 0o755, body: bin},
 	}
 	if len(opts.docs) > 0 {
-		files = append(files, layerEntry{name: "usr/share/", mode: 0o755}, layerEntry{name: docPath, mode: 0o755})
+		files = append(files, layerEntry{name: "usr/share/", mode: 0o755}, layerEntry{name: "usr/share/doc/", mode: 0o755},
+			layerEntry{name: docPath, mode: 0o755})
 	}
 	for _, d := range opts.docs {
 		body, err := os.ReadFile(d)

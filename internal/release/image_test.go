@@ -54,7 +54,7 @@ func TestImage(t *testing.T) {
 		"etc/", "etc/ssl/", "etc/ssl/certs/", "etc/ssl/certs/ca-certificates.crt 0644 0",
 		"home/", "home/nonroot/ 0755 65532", "tmp/ 1777 0",
 		"usr/", "usr/local/", "usr/local/bin/", "usr/local/bin/azsvc 0755 0",
-		"usr/share/", "usr/share/doc/azsvc/", "usr/share/doc/azsvc/LICENSE 0644 0", "usr/share/doc/azsvc/NOTICE 0644 0",
+		"usr/share/", "usr/share/doc/", "usr/share/doc/azsvc/", "usr/share/doc/azsvc/LICENSE 0644 0", "usr/share/doc/azsvc/NOTICE 0644 0",
 	}
 	for _, w := range want {
 		if !slices.ContainsFunc(files, func(f string) bool { return f == w || strings.HasPrefix(f, w+" ") }) {
