@@ -103,9 +103,9 @@ func checkInstall(t *testing.T, releaseDir, archive, version string) {
 			}
 		}},
 		{name: "archive of another version", wantErr: "refusing to install", spoil: func(t *testing.T, dir string, env map[string]string) {
-			// The same bytes named as v9.9.9's, checksums and all: only
+			// The same bytes named as v0.0.99's, checksums and all: only
 			// the binary's own version line can tell.
-			other := archiveName(t, readGoreleaserConfig(t), "v9.9.9", runtime.GOOS, runtime.GOARCH)
+			other := archiveName(t, readGoreleaserConfig(t), "v0.0.99", runtime.GOOS, runtime.GOARCH)
 			sums := archiveSum(t, dir) + "  " + other + "\n"
 			if err := os.Rename(filepath.Join(dir, archive), filepath.Join(dir, other)); err != nil {
 				t.Fatal(err)
@@ -113,7 +113,7 @@ func checkInstall(t *testing.T, releaseDir, archive, version string) {
 			if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(sums), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			env["AZSVC_VERSION"] = "v9.9.9"
+			env["AZSVC_VERSION"] = "v0.0.99"
 		}},
 		{name: "missing release", wantErr: "no azsvc_", spoil: func(_ *testing.T, _ string, env map[string]string) {
 			env["AZSVC_VERSION"] = "v0.0.1"
