@@ -13,6 +13,11 @@ VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null ||
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 DATE     ?= $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
+# Each is computed once (git runs once per make, whatever uses it).
+VERSION  := $(VERSION)
+COMMIT   := $(COMMIT)
+SOURCE_DATE_EPOCH := $(SOURCE_DATE_EPOCH)
+DATE     := $(DATE)
 LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
 # Release builds (archives and image): static, stripped, no build paths, no
