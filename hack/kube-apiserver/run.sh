@@ -93,13 +93,13 @@ build() {
 }
 
 # compile runs go build -v, which names each package as it compiles it, and
-# says every 20 seconds how many it has named.
+# says every 20 seconds (AZSVC_KUBE_PROGRESS_SECONDS) how many it has named.
 compile() {
 	local total=$1 step=$2 out pid rc=0
 	out=$(mktemp)
 	(cd "$here" && GOFLAGS="-mod=mod -buildvcs=false" exec go build -v -ldflags "-s -w" -o "$bin.tmp" k8s.io/kubernetes/cmd/kube-apiserver) 2>"$out" &
 	pid=$!
-	while ! wait_for "$pid" 20; do
+	while ! wait_for "$pid" "${AZSVC_KUBE_PROGRESS_SECONDS:-20}"; do
 		log "  compiling: $(grep -c -v '^#' "$out") of $total packages compiled, $(elapsed "$step")"
 	done
 	wait "$pid" || rc=$?

@@ -48,3 +48,42 @@ func TestKubeAPIServerAssets(t *testing.T) {
 		t.Errorf("run.sh build without etcd: %v\n%s; want a failure naming etcd", err, out)
 	}
 }
+
+// TestKubeAPIServerBuildProgress: run.sh build says its two steps, counts
+// the packages go build -v names while it runs, and keeps the binary. The
+// go on PATH is a stand-in that lists three packages and compiles them in
+// 1.5 s; progress is asked for every second.
+func TestKubeAPIServerBuildProgress(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("run.sh runs under bash")
+	}
+	fakeBin := t.TempDir()
+	fakeGo := `#!/bin/sh
+case "$1" in
+mod) exit 0 ;;
+list) printf 'k8s.io/a\nk8s.io/b\nk8s.io/c\n' ;;
+build)
+	while [ "$1" != -o ]; do shift; done
+	for p in a b c; do echo "k8s.io/$p" >&2; sleep 0.5; done
+	printf '#!/bin/sh\n' >"$2"; chmod +x "$2" ;;
+esac
+`
+	if err := os.WriteFile(filepath.Join(fakeBin, "go"), []byte(fakeGo), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	cmd := exec.Command("bash", "../../hack/kube-apiserver/run.sh", "build")
+	cmd.Env = []string{"PATH=" + fakeBin + ":/usr/bin:/bin", "HOME=" + t.TempDir(), "AZSVC_KUBE_CACHE=" + cache, "AZSVC_KUBE_PROGRESS_SECONDS=1"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run.sh build: %v\n%s", err, out)
+	}
+	for _, want := range []string{"step 1/2: downloading", "step 1/2 done in 0m0", "step 2/2: compiling kube-apiserver (3 packages", "of 3 packages compiled, 0m0", "step 2/2 done in 0m0"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("run.sh build says no %q:\n%s", want, out)
+		}
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "kube-apiserver-v") {
+		t.Errorf("cache holds %v, want the kube-apiserver binary", entries)
+	}
+}
