@@ -71,23 +71,27 @@ tools:
 	$(GO) -C tools build -o $(TOOLS)/ github.com/goreleaser/goreleaser/v2 \
 		github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod
 
-## release: dist/ archives for linux, darwin, windows x amd64, arm64, SHA256SUMS
-## and SBOMs (goreleaser in snapshot mode: nothing is published)
+## release: dist/ archives for linux, darwin, windows x amd64, arm64, SBOMs,
+## the image and SHA256SUMS of them all (goreleaser in snapshot mode, then
+## make image: nothing is published)
 release: tools
 	PATH="$(TOOLS):$$PATH" VERSION="$(VERSION)" RELEASE_LDFLAGS="$(RELEASE_LDFLAGS)" \
 		DATE="$(DATE)" SOURCE_DATE_EPOCH="$(SOURCE_DATE_EPOCH)" GOMODCACHE="$$($(GO) env GOMODCACHE)" \
 		$(TOOLS)/goreleaser release --snapshot --clean
+	$(MAKE) image VERSION="$(VERSION)"
 
-## image: dist/azsvc_VERSION_image.oci.tar, the container image (OCI archive)
+## image: dist/azsvc_VERSION_image.oci.tar, the container image (an OCI
+## archive), its line added to dist/SHA256SUMS
 image:
-	rm -rf dist/image && mkdir -p dist/image
+	rm -rf bin/image
 	for p in $(IMAGE_PLATFORMS); do \
 		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) build $(RELEASE_FLAGS) \
-			-ldflags "$(RELEASE_LDFLAGS)" -o dist/image/$${p%/*}_$${p#*/}/azsvc ./cmd/azsvc || exit; \
+			-ldflags "$(RELEASE_LDFLAGS)" -o bin/image/$${p%/*}_$${p#*/}/azsvc ./cmd/azsvc || exit; \
 	done
-	$(GO) -C hack/image run . -out $(CURDIR)/$(IMAGE) -version $(VERSION) -revision "$(COMMIT)" \
-		-created $(DATE) -cacerts $(CA_CERTS) -doc $(CURDIR)/LICENSE -doc $(CURDIR)/NOTICE \
-		$(foreach p,$(IMAGE_PLATFORMS),$(p)=$(CURDIR)/dist/image/$(subst /,_,$(p))/azsvc)
+	$(GO) -C hack/image run . -out $(CURDIR)/$(IMAGE) -sums $(CURDIR)/dist/SHA256SUMS \
+		-version $(VERSION) -revision "$(COMMIT)" -created $(DATE) -cacerts $(CA_CERTS) \
+		-doc $(CURDIR)/LICENSE -doc $(CURDIR)/NOTICE \
+		$(foreach p,$(IMAGE_PLATFORMS),$(p)=$(CURDIR)/bin/image/$(subst /,_,$(p))/azsvc)
 	@echo "wrote $(IMAGE)"
 
 clean:

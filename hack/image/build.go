@@ -3,13 +3,16 @@ package main
 import (
 	"archive/tar"
 	"bytes"
+	"crypto/sha256"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
@@ -64,7 +67,35 @@ func build(opts options) error {
 	if err := p.AppendIndex(idx, layout.WithAnnotations(map[string]string{refNameAnno: opts.version})); err != nil {
 		return err
 	}
-	return packDir(dir, opts.out, opts.created)
+	if err := packDir(dir, opts.out, opts.created); err != nil {
+		return err
+	}
+	if opts.sums == "" {
+		return nil
+	}
+	return addChecksum(opts.sums, opts.out)
+}
+
+// addChecksum puts file's line into the SHA256SUMS file sums, in name order,
+// replacing a line of the same name.
+func addChecksum(sums, file string) error {
+	body, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	name := filepath.Base(file)
+	lines := []string{fmt.Sprintf("%x  %s", sha256.Sum256(body), name)}
+	old, err := os.ReadFile(sums)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(old)), "\n") {
+		if _, n, ok := strings.Cut(l, "  "); ok && n != name {
+			lines = append(lines, l)
+		}
+	}
+	slices.SortFunc(lines, func(a, b string) int { return strings.Compare(a[strings.Index(a, "  "):], b[strings.Index(b, "  "):]) })
+	return os.WriteFile(sums, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
 // platformImage is scratch plus one layer: the binary, the CA bundle, a home

@@ -6,7 +6,10 @@
 //
 //	go -C hack/image run . -out FILE -version vX.Y.Z -created RFC3339 \
 //	    [-revision COMMIT] [-cacerts FILE] [-doc LICENSE -doc NOTICE] \
-//	    linux/amd64=BINARY [linux/arm64=BINARY ...]
+//	    [-sums SHA256SUMS] linux/amd64=BINARY [linux/arm64=BINARY ...]
+//
+// -sums adds the archive's line to a SHA256SUMS file (sha256sum's format,
+// sorted by name as goreleaser writes it), replacing an earlier one.
 //
 // `make image` builds the binaries (as the release archives do) and runs it.
 // The same inputs give the same bytes: every time stamp is -created.
@@ -29,6 +32,7 @@ type options struct {
 	revision string
 	cacerts  string
 	docs     []string
+	sums     string
 	created  time.Time
 	binaries []platformBinary
 }
@@ -61,6 +65,7 @@ func parseArgs(args []string) (options, error) {
 		opts.docs = append(opts.docs, s)
 		return nil
 	})
+	fs.StringVar(&opts.sums, "sums", "", "a SHA256SUMS file to add the archive's checksum to")
 	fs.StringVar(&created, "created", "", "the time stamp of every file and of the image (RFC 3339; the commit's, for reproducible images)")
 	if err := fs.Parse(args); err != nil {
 		return opts, err

@@ -29,7 +29,8 @@ import (
 // every blob matches its digest, the platform's image runs as non-root,
 // its one layer holds exactly the binary, the CA bundle, the license files
 // and the directories azsvc writes in, and the binary taken out of the
-// layer runs `azsvc version`.
+// layer runs `azsvc version`. The archive's line replaces an earlier one in
+// SHA256SUMS, and a second build gives the same bytes.
 func TestImage(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the image's binary runs on Linux only")
@@ -38,7 +39,14 @@ func TestImage(t *testing.T) {
 	dir := t.TempDir()
 	certs := writeCACert(t, dir)
 	out := filepath.Join(dir, "image.oci.tar")
-	buildImage(t, out, bin, certs)
+	sums := filepath.Join(dir, "SHA256SUMS")
+	other := strings.Repeat("0", 64) + "  azsvc_1.2.3_linux_amd64.tar.gz"
+	if err := os.WriteFile(sums, []byte(other+"\n"+strings.Repeat("1", 64)+"  image.oci.tar\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buildImage(t, out, sums, bin, certs)
+	image, _ := os.ReadFile(out)
+	wantFile(t, sums, other+"\n"+sha256Hex(image)+"  image.oci.tar\n")
 
 	config, layer := platformImage(t, readOCIArchive(t, out), testVersion, runtime.GOARCH)
 	if config.User != "65532:65532" || !slices.Equal(config.Entrypoint, []string{"/usr/local/bin/azsvc"}) || config.WorkingDir != "/home/nonroot" {
@@ -73,7 +81,7 @@ func TestImage(t *testing.T) {
 	}
 
 	again := filepath.Join(dir, "again.oci.tar")
-	buildImage(t, again, bin, certs)
+	buildImage(t, again, filepath.Join(dir, "again.sums"), bin, certs)
 	a, _ := os.ReadFile(out)
 	b, _ := os.ReadFile(again)
 	if !bytes.Equal(a, b) {
@@ -81,10 +89,10 @@ func TestImage(t *testing.T) {
 	}
 }
 
-func buildImage(t *testing.T, out, bin, certs string) {
+func buildImage(t *testing.T, out, sums, bin, certs string) {
 	t.Helper()
 	cmd := exec.Command("go", "-C", "../../hack/image", "run", ".",
-		"-out", out, "-version", testVersion, "-created", "2026-11-25T00:00:00Z", "-cacerts", certs,
+		"-out", out, "-sums", sums, "-version", testVersion, "-created", "2026-11-25T00:00:00Z", "-cacerts", certs,
 		"-doc", abs(t, "../../LICENSE"), "-doc", abs(t, "../../NOTICE"),
 		"linux/"+runtime.GOARCH+"="+bin)
 	if b, err := cmd.CombinedOutput(); err != nil {
