@@ -67,8 +67,9 @@ ci:
 	./.ci/run
 
 ## tools: goreleaser and cyclonedx-gomod, pinned in tools/go.mod, into bin/tools
+## (-trimpath: each SBOM names cyclonedx-gomod by its hash, the same in any clone)
 tools:
-	$(GO) -C tools build -o $(TOOLS)/ github.com/goreleaser/goreleaser/v2 \
+	$(GO) -C tools build $(RELEASE_FLAGS) -o $(TOOLS)/ github.com/goreleaser/goreleaser/v2 \
 		github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod
 
 ## release: dist/ archives for linux, darwin, windows x amd64, arm64, SBOMs,
