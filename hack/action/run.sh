@@ -12,7 +12,11 @@ set -uo pipefail
 
 : "${AZSVC_BIN:?AZSVC_BIN is not set}"
 : "${AZSVC_COMMAND:?AZSVC_COMMAND is empty}"
-eval "set -- $AZSVC_COMMAND" || { echo "azsvc action: cannot read command: $AZSVC_COMMAND" >&2; exit 64; }
+# A command over several lines (command: | in YAML) is one command: line
+# ends, with or without a backslash, separate words.
+words=${AZSVC_COMMAND//$'\\\n'/ }
+words=${words//$'\n'/ }
+eval "set -- $words" || { echo "azsvc action: cannot read command: $AZSVC_COMMAND" >&2; exit 64; }
 
 if [ -n "${AZSVC_STDOUT:-}" ]; then
 	"$AZSVC_BIN" "$@" >"$AZSVC_STDOUT"

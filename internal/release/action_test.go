@@ -197,6 +197,7 @@ func TestRunScript(t *testing.T) {
 	}{
 		{name: "success", command: "version", wantCode: "0", wantOut: "azsvc version " + testVersion},
 		{name: "quoted words", command: `version -o "json"`, wantCode: "0", wantOut: `"version": "` + testVersion + `"`},
+		{name: "several lines", command: "version \\\n  -o\njson\n", wantCode: "0", wantOut: `"version": "` + testVersion + `"`},
 		{name: "usage error fails the step", command: "plan", wantCode: "64", wantErr: true},
 		{name: "exit code listed as passing", command: "plan", ok: "0 2 64", wantCode: "64"},
 	}
