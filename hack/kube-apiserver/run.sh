@@ -9,9 +9,15 @@
 #
 # kube-apiserver is built from k8s.io/kubernetes by the throwaway module in
 # this directory (its own go.mod, never azsvc's), through the Go module proxy:
-# about 8 minutes cold on 2 cores, seconds once Go's build cache is warm. The
-# binary is kept in $AZSVC_KUBE_CACHE (default ~/.cache/azsvc). etcd comes
-# from Debian's etcd-server, installed with apt-get when missing.
+# about 8 minutes cold on 2 cores, seconds once Go's build cache is warm; the
+# build says which step it is in and, every 20 seconds, how many packages it
+# has compiled and for how long. The binary is kept in $AZSVC_KUBE_CACHE
+# (default ~/.cache/azsvc). etcd comes from Debian's etcd-server, installed
+# with apt-get when missing.
+#
+# KUBEBUILDER_ASSETS=DIR uses the kube-apiserver and etcd binaries in DIR
+# instead (the directory envtest and setup-envtest use): nothing is built or
+# installed.
 #
 # DIR/kubeconfig has three contexts, all token users from DIR/tokens.csv:
 #   admin   system:masters (creates the fixtures and the RBAC below)
@@ -31,8 +37,14 @@ K8S_VERSION=v1.37.2
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${AZSVC_KUBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/azsvc}"
 bin="$cache/kube-apiserver-$K8S_VERSION"
+etcd=etcd
+if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
+	bin="$KUBEBUILDER_ASSETS/kube-apiserver"
+	etcd="$KUBEBUILDER_ASSETS/etcd"
+fi
 
 log() { printf 'kube-apiserver: %s\n' "$*" >&2; }
+elapsed() { local s=$((SECONDS - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 die() { log "$*"; exit 1; }
 unavailable() { log "$*"; exit 75; }
 
@@ -50,22 +62,70 @@ apt_install() {
 }
 
 build() {
+	if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
+		local b
+		for b in "$bin" "$etcd"; do
+			[ -x "$b" ] || die "KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS has no executable $(basename "$b")"
+		done
+		log "using $("$bin" --version 2>/dev/null || echo "an unknown version of kube-apiserver") from KUBEBUILDER_ASSETS ($bin)"
+		return
+	fi
 	if [ -x "$bin" ]; then
+		log "using $bin, built before"
 		return
 	fi
 	mkdir -p "$cache"
-	log "building kube-apiserver $K8S_VERSION (about 8 minutes on a cold Go build cache)"
+	local start=$SECONDS step
+	log "building kube-apiserver $K8S_VERSION (about 8 minutes on a cold Go build cache); KUBEBUILDER_ASSETS=DIR uses existing binaries instead"
+	step=$SECONDS
+	log "step 1/2: downloading k8s.io/kubernetes $K8S_VERSION and its modules from the Go module proxy"
 	(cd "$here" && GOFLAGS="-mod=mod" go mod download k8s.io/kubernetes) ||
 		unavailable "cannot download k8s.io/kubernetes $K8S_VERSION from the Go module proxy"
-	local start=$SECONDS
-	(cd "$here" && GOFLAGS="-mod=mod -buildvcs=false" go build -ldflags "-s -w" -o "$bin.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
+	# The package count is only for the progress lines: when go list fails,
+	# go build says why.
+	local total
+	total=$(cd "$here" && GOFLAGS="-mod=mod" go list -deps k8s.io/kubernetes/cmd/kube-apiserver 2>/dev/null | wc -l) || true
+	[ "$total" -gt 0 ] || total="?"
+	log "step 1/2 done in $(elapsed "$step")"
+	step=$SECONDS
+	log "step 2/2: compiling kube-apiserver ($total packages; those already in Go's build cache are not compiled again)"
+	compile "$total" "$step"
 	mv "$bin.tmp" "$bin"
-	log "built $bin in $((SECONDS - start))s"
+	log "step 2/2 done in $(elapsed "$step"); built $bin in $(elapsed "$start")"
+}
+
+# compile runs go build -v, which names each package as it compiles it, and
+# says every 20 seconds (AZSVC_KUBE_PROGRESS_SECONDS) how many it has named.
+compile() {
+	local total=$1 step=$2 out pid rc=0
+	out=$(mktemp)
+	(cd "$here" && GOFLAGS="-mod=mod -buildvcs=false" exec go build -v -ldflags "-s -w" -o "$bin.tmp" k8s.io/kubernetes/cmd/kube-apiserver) 2>"$out" &
+	pid=$!
+	while ! wait_for "$pid" "${AZSVC_KUBE_PROGRESS_SECONDS:-20}"; do
+		log "  compiling: $(grep -c -v '^#' "$out") of $total packages compiled, $(elapsed "$step")"
+	done
+	wait "$pid" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		tail -n 30 "$out" >&2
+		rm -f "$out"
+		die "go build of kube-apiserver failed (exit $rc)"
+	fi
+	rm -f "$out"
+}
+
+# wait_for PID N returns 0 once PID has exited, 1 after N seconds if it has not.
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	! kill -0 "$1" 2>/dev/null
 }
 
 prerequisites() {
 	local missing=()
-	command -v etcd >/dev/null || missing+=(etcd-server)
+	[ -n "${KUBEBUILDER_ASSETS:-}" ] || command -v etcd >/dev/null || missing+=(etcd-server)
 	command -v curl >/dev/null || missing+=(curl)
 	command -v openssl >/dev/null || missing+=(openssl)
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -118,12 +178,15 @@ start() {
 	etcd_port=$(free_port)
 	peer_port=$(free_port)
 	api_port=$(free_port)
-	setsid etcd --name azsvc --data-dir "$data" \
+	local t=$SECONDS
+	setsid "$etcd" --name azsvc --data-dir "$data" \
 		--listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
 		--listen-peer-urls "http://127.0.0.1:$peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$peer_port" \
 		--initial-cluster "azsvc=http://127.0.0.1:$peer_port" >"$dir/etcd.log" 2>&1 &
 	echo $! >"$dir/etcd.pid"
 	wait_ready "http://127.0.0.1:$etcd_port/health" "" "$(cat "$dir/etcd.pid")" etcd "$dir/etcd.log"
+	log "etcd ready on 127.0.0.1:$etcd_port in $(elapsed "$t")"
+	t=$SECONDS
 
 	local admin azsvc narrow
 	admin=$(openssl rand -hex 16)
@@ -148,6 +211,7 @@ start() {
 		--max-requests-inflight 800 --max-mutating-requests-inflight 400 >"$dir/kube-apiserver.log" 2>&1 &
 	echo $! >"$dir/kube-apiserver.pid"
 	wait_ready "https://127.0.0.1:$api_port/readyz" "$admin" "$(cat "$dir/kube-apiserver.pid")" kube-apiserver "$dir/kube-apiserver.log"
+	log "kube-apiserver ready on 127.0.0.1:$api_port in $(elapsed "$t")"
 
 	write_kubeconfig "$dir" "https://127.0.0.1:$api_port" "$admin" "$azsvc" "$narrow"
 	log "ready: KUBECONFIG=$dir/kubeconfig (contexts admin, azsvc, narrow)"
