@@ -108,3 +108,41 @@ func TestPlanBaseOffline(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanBaseSettingsAndBrokenBase: target and state settings from
+// azsvc.yaml are a repository's defaults for its other plans and do not
+// stop a base→head plan (only the command line's do); a base that ARM
+// would refuse is an error that says why, exit 1 with the JSON error
+// document, never a plan (it panicked, and exited 2, which CI passes).
+func TestPlanBaseSettingsAndBrokenBase(t *testing.T) {
+	c := newCLI(t)
+	writeFile(t, filepath.Join(c.dir, "azsvc.yaml"), "target: azure\nstate: elsewhere.json\n")
+	dir := t.TempDir()
+	base, head := filepath.Join(dir, "base"), filepath.Join(dir, "head")
+	for _, d := range []string{base, head} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc := `apiVersion: v1
+kind: Service
+metadata: {name: a, namespace: x, annotations: {service.beta.kubernetes.io/azure-load-balancer-internal: "true"}}
+spec: {type: LoadBalancer, loadBalancerIP: ADDR, ports: [{port: 80}]}
+`
+	writeFile(t, filepath.Join(base, "s.yaml"), strings.Replace(svc, "ADDR", "10.224.0.50", 1))
+	writeFile(t, filepath.Join(head, "s.yaml"), strings.Replace(svc, "ADDR", "10.224.0.51", 1))
+	args := []string{"plan", "--base", base, "-f", head, "--config", "../../examples/azure.json", "--detailed-exitcode"}
+	if res := c.run(args...); res.code != exitChanges || !strings.Contains(res.stdout, "10.224.0.51") {
+		t.Fatalf("with target and state in azsvc.yaml: exit %d\n%s\n%s", res.code, res.stdout, res.stderr)
+	}
+	writeFile(t, filepath.Join(base, "s.yaml"), strings.Replace(svc, "ADDR", "10.99.0.5", 1)) // outside the subnet
+	res := c.run(append(args, "-o", "json")...)
+	var doc struct {
+		Errored bool
+		Error   struct{ Message string }
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &doc); res.code != exitRuntime || err != nil || !doc.Errored ||
+		!strings.Contains(doc.Error.Message, "static IP 10.99.0.5 is outside subnet") {
+		t.Errorf("a base ARM would refuse: exit %d, %v\n%s\n%s", res.code, err, res.stdout, res.stderr)
+	}
+}

@@ -69,7 +69,7 @@ import (
 //	AZSVC2010  retired   (was: no healthCheckNodePort; now a value the API server assigns)
 //	AZSVC2011  error     two ports with the same name                        §9
 //	AZSVC3001  warning   key CCM no longer reads (shared-securityrule, ...)  §1.5
-//	AZSVC3002  warning   internal "True": public LB, internal NSG logic      §1.2
+//	AZSVC3002  retired   (was: internal "True" a warning; now AZSVC1043, an error)
 //	AZSVC3003  warning   appProtocol http/https switches the probe           §4
 //	AZSVC3004  warning   PLS proxy protocol with ETP Local                   §8
 //	AZSVC3005  warning   PLS subnet unset or = internal subnet, ETP Local    §8
@@ -145,7 +145,6 @@ const (
 	CodeDuplicatePort      = "AZSVC2009"
 	CodeDuplicatePortName  = "AZSVC2011"
 	CodeRemovedAnnotation  = "AZSVC3001"
-	CodeInternalNotExact   = "AZSVC3002"
 	CodeAppProtocolProbe   = "AZSVC3003"
 	CodePLSProxyETPLocal   = "AZSVC3004"
 	CodePLSSubnetETPLocal  = "AZSVC3005"
@@ -254,7 +253,6 @@ func serviceRules() []ruleRow {
 		{CodeDuplicatePort, e, "two ports with the same number and protocol"},
 		{CodeDuplicatePortName, e, "two ports with the same name"},
 		{CodeRemovedAnnotation, w, "annotation has no effect"},
-		{CodeInternalNotExact, w, "internal annotation is not exactly \"true\""},
 		{CodeAppProtocolProbe, w, "appProtocol switches the health probe protocol"},
 		{CodePLSProxyETPLocal, w, "PLS proxy protocol with externalTrafficPolicy Local"},
 		{CodePLSSubnetETPLocal, w, "PLS subnet may be the pod subnet with externalTrafficPolicy Local"},

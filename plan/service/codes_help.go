@@ -62,7 +62,6 @@ func ruleHelp() map[string][2]string {
 		CodeDuplicatePort:      {"Two ports with the same number and protocol: the API server refuses it and CCM's rule names would collide.", "Remove one of the two ports."},
 		CodeDuplicatePortName:  {"Two ports share a name: the API server refuses the Service, and a `health-probe_port` given by name finds the first.", "Give every port a name of its own."},
 		CodeRemovedAnnotation:  {"The annotation is one CCM no longer reads (`azure-shared-securityrule`, `azure-load-balancer-mixed-protocols`): it has no effect.", "Remove it."},
-		CodeInternalNotExact:   {"`azure-load-balancer-internal` is true in another case (`\"True\"`): CCM puts the Service on the public load balancer but treats it as internal in its NSG rules.", "Write exactly `\"true\"` for an internal load balancer, or remove the annotation for a public one."},
 		CodeAppProtocolProbe:   {"`appProtocol: http`/`https` switches the port's health probe to HTTP(S) on `/`.", "If the backend does not answer there, set `port_{port}_health-probe_protocol: \"Tcp\"`, or a request path."},
 		CodePLSProxyETPLocal:   {"PLS proxy protocol with `externalTrafficPolicy: Local` replaces the kube-proxy probe by per-port probes that cannot speak PROXY.", "Set `port_{port}_health-probe_port` to a port that answers health checks without the PROXY header."},
 		CodePLSSubnetETPLocal:  {"With `externalTrafficPolicy: Local` the PLS NAT subnet must differ from the pod subnet.", "Set `azure-pls-ip-configuration-subnet` to a dedicated subnet."},

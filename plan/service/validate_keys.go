@@ -102,7 +102,9 @@ func (c keyRules) portKey(key string, a Annotation) {
 }
 
 // boolValue flags boolean values CCM silently reads as false, and the
-// internal annotation's "True" trap (§1.2).
+// internal annotation's "True" trap (§1.2): CCM's load balancer choice
+// needs exactly "true", so "True" makes the Service public, which is an
+// error (DESIGN.md: a misread that widens reach), not a warning.
 func (c keyRules) boolValue(key string, a Annotation) {
 	v := c.s.Annotations[key]
 	read := v
@@ -110,8 +112,8 @@ func (c keyRules) boolValue(key string, a Annotation) {
 		read = strings.TrimSpace(v)
 	}
 	if key == AnnInternal && strings.EqualFold(v, "true") && v != "true" {
-		c.add(c.s.annValueDiag(CodeInternalNotExact, key,
-			fmt.Sprintf("%s is %s: CCM puts the Service on the public LB (it needs exactly \"true\") but its NSG logic treats it as internal", key, quote.Value(v)),
+		c.add(c.s.annValueDiag(CodeExposureBoolean, key,
+			fmt.Sprintf("%s is %s: CCM puts the Service on the public LB (it needs exactly \"true\"), so it becomes reachable from the Internet, while its NSG logic treats it as internal", key, quote.Value(v)),
 			`write exactly "true" for an internal LB, or remove the annotation for a public one`))
 		return
 	}

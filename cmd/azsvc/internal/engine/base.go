@@ -12,6 +12,7 @@ import (
 	"github.com/azsvc/azsvc/plan/resolve"
 	"github.com/azsvc/azsvc/plan/service"
 	"github.com/azsvc/azsvc/providers/azure/emulator"
+	"github.com/azsvc/azsvc/render/planview"
 )
 
 // A base→head plan (azsvc plan --base REF) shows what a pull request
@@ -105,7 +106,9 @@ func PlanBase(ctx context.Context, base *Base, head *Inputs, seeds [][]byte) (*p
 	was := buildBase(base.Input, head.Config)
 	built, err := applyBase(ctx, emu, was)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("--base %s: %w", base.Ref, err)
+		// Not the head's refusal (%v, not %w): the head plan never ran, and
+		// a plan without its base compares nothing.
+		return nil, nil, nil, fmt.Errorf("--base %s: %v; fix the base, or plan against Azure or the emulator instead", base.Ref, err)
 	}
 	t, err := emulatorTarget(emu, head, "throwaway, holding what --base "+base.Ref+" builds; not Azure", false)
 	if err != nil {
@@ -140,6 +143,15 @@ func applyBase(ctx context.Context, emu *emulator.Emulator, was *Inputs) (plan.P
 		return nil, err
 	}
 	p, _, err := Plan(ctx, was, t)
+	if err != nil && p != nil && len(p.Refused) > 0 {
+		r := p.Refused[0]
+		more := ""
+		if n := len(p.Refused) - 1; n > 0 {
+			more = fmt.Sprintf(" (and %d more)", n)
+		}
+		return nil, fmt.Errorf("what the base input builds would not apply: ARM would refuse %s: %s%s",
+			plan.ShownAddress(r.Address), planview.RefusalText(r), more)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the base input cannot be planned: %w", err)
 	}
