@@ -165,18 +165,11 @@ func HasServerValue(v any) bool {
 
 // EachServerValue calls f with every ServerAssigned marker in v.
 func EachServerValue(v any, f func(ServerValue)) {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, x := range t {
-			EachServerValue(x, f)
+	eachLeaf(v, func(leaf any) {
+		if s, ok := leaf.(serverValue); ok {
+			f(s.ServerValue)
 		}
-	case []any:
-		for _, x := range t {
-			EachServerValue(x, f)
-		}
-	case serverValue:
-		f(t.ServerValue)
-	}
+	})
 }
 
 // Port placeholders lie above every port number (1..65535) and fit an

@@ -1,11 +1,5 @@
 package plan
 
-import (
-	"fmt"
-	"maps"
-	"slices"
-)
-
 // AssignedPath is a value of a resource the API server assigns: its name
 // (Path ["name"]), when built from a UID not assigned yet or from an
 // unknown port, or a ServerAssigned marker in its properties.
@@ -37,16 +31,9 @@ func AssignedPaths(r *Resource) []AssignedPath {
 }
 
 func assignedIn(path []string, v any, out *[]AssignedPath) {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(t)) {
-			assignedIn(append(append([]string(nil), path...), k), t[k], out)
+	EachLeafPath(path, v, func(p []string, leaf any) {
+		if t, ok := leaf.(serverValue); ok {
+			*out = append(*out, AssignedPath{Path: p, Service: t.Service, Field: t.Field})
 		}
-	case []any:
-		for i, x := range t {
-			assignedIn(append(append([]string(nil), path...), fmt.Sprint(i)), x, out)
-		}
-	case serverValue:
-		*out = append(*out, AssignedPath{Path: path, Service: t.Service, Field: t.Field})
-	}
+	})
 }

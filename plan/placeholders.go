@@ -31,13 +31,12 @@ func keyOfPlaceholder(v any) (placeholderKey, bool) {
 func PlaceholdersOf(st *State) Placeholders {
 	out := Placeholders{}
 	for _, r := range st.resources {
-		MapLeaves(CloneValue(r.Properties), func(v any) any {
+		eachLeaf(r.Properties, func(v any) {
 			if ph, ok := Placeholder(v); ok {
 				if k, ok := keyOfPlaceholder(ph); ok {
 					out[k] = v
 				}
 			}
-			return v
 		})
 	}
 	return out

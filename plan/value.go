@@ -2,7 +2,9 @@ package plan
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -182,4 +184,38 @@ func AllScalars(l []any) bool {
 		}
 	}
 	return true
+}
+
+// EachLeafPath calls f with every value of v that is not an object or a
+// list, and its path below prefix (keys, list indexes as strings), objects
+// in key order: where the JSON of a body holds what.
+func EachLeafPath(prefix []string, v any, f func(path []string, leaf any)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			EachLeafPath(append(append([]string(nil), prefix...), k), t[k], f)
+		}
+	case []any:
+		for i, x := range t {
+			EachLeafPath(append(append([]string(nil), prefix...), strconv.Itoa(i)), x, f)
+		}
+	default:
+		f(prefix, v)
+	}
+}
+
+// eachLeaf calls f with every value of v that is not an object or a list.
+func eachLeaf(v any, f func(leaf any)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, x := range t {
+			eachLeaf(x, f)
+		}
+	case []any:
+		for _, x := range t {
+			eachLeaf(x, f)
+		}
+	default:
+		f(v)
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 
 	"github.com/azsvc/azsvc/plan"
 	"github.com/azsvc/azsvc/plan/exposure"
@@ -190,20 +188,11 @@ func newJSONResource(r *plan.Resource) *jsonResource {
 // unknownPaths lists the paths of values known only after apply, in key
 // order; their value in "after" is null.
 func unknownPaths(path []string, v any, out *[][]string) {
-	switch t := v.(type) {
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(t)) {
-			unknownPaths(append(append([]string(nil), path...), k), t[k], out)
+	plan.EachLeafPath(path, v, func(p []string, leaf any) {
+		if plan.IsUnknown(leaf) {
+			*out = append(*out, p)
 		}
-	case []any:
-		for i, x := range t {
-			unknownPaths(append(append([]string(nil), path...), fmt.Sprint(i)), x, out)
-		}
-	default:
-		if plan.IsUnknown(v) {
-			*out = append(*out, path)
-		}
-	}
+	})
 }
 
 // jsonBlocked is a blocked change as the JSON plan shows it (SCHEMA.md).
