@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/azsvc/azsvc/plan"
@@ -19,10 +18,6 @@ func refuseUnresolved(p *plan.Plan) error {
 		return nil
 	}
 	lines := planview.UnresolvedLines(p.Unresolved)
-	const most = 20
-	if len(lines) > most {
-		lines = append(lines[:most], fmt.Sprintf("… and %d more Services", len(lines)-most))
-	}
 	return &invalidInput{errors.New("not applying: the plan needs values the API server assigns, which the input does not hold:\n  " +
 		strings.Join(lines, "\n  ") + "\nnothing was applied; to apply, " + planview.UnresolvedHint)}
 }

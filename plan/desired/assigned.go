@@ -1,6 +1,7 @@
 package desired
 
 import (
+	"slices"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -51,7 +52,7 @@ func (p *placeholders) withAssigned(s *service.Service, known AssignedPorts) (*s
 	allocated := s.Spec.AllocateLoadBalancerNodePorts == nil || *s.Spec.AllocateLoadBalancerNodePorts
 	missingPort := func(sp corev1.ServicePort) bool { return allocated && sp.NodePort == 0 }
 	missingHC := s.ETPLocal() && s.Spec.HealthCheckNodePort == 0
-	if !missingHC && !hasPort(s.Spec.Ports, missingPort) {
+	if !missingHC && !slices.ContainsFunc(s.Spec.Ports, missingPort) {
 		return s, nil
 	}
 	var unknown map[int32]plan.ServerValue
@@ -80,15 +81,6 @@ func (p *placeholders) withAssigned(s *service.Service, known AssignedPorts) (*s
 	c := *s
 	c.Service = &svc
 	return &c, unknown
-}
-
-func hasPort(ports []corev1.ServicePort, f func(corev1.ServicePort) bool) bool {
-	for _, p := range ports {
-		if f(p) {
-			return true
-		}
-	}
-	return false
 }
 
 // portValue is a port as a body holds it: the number, or the marker of a

@@ -30,8 +30,9 @@ func ServerValueText(v plan.ServerValue) string {
 	return v.Field
 }
 
-// UnresolvedLines are the values, one line per Service: what is unknown
-// and how many changes need it.
+// UnresolvedLines are the values, one line per Service (what is unknown
+// and how many changes need it), at most maxUnresolvedLines of them and a
+// line counting the rest.
 func UnresolvedLines(us []plan.Unresolved) []string {
 	var out []string
 	for i := 0; i < len(us); {
@@ -51,6 +52,9 @@ func UnresolvedLines(us []plan.Unresolved) []string {
 		out = append(out, fmt.Sprintf("%s: %s (needed by %s)", who, strings.Join(what, ", "),
 			count(len(changes), "change", "changes")))
 	}
+	if len(out) > maxUnresolvedLines {
+		out = append(out[:maxUnresolvedLines], fmt.Sprintf("… and %d more Services (-o json lists them all)", len(out)-maxUnresolvedLines))
+	}
 	return out
 }
 
@@ -59,12 +63,7 @@ func writeUnresolved(w *bufio.Writer, us []plan.Unresolved, st style.Style) {
 		return
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Bold(UnresolvedHeading+":"))
-	lines := UnresolvedLines(us)
-	for i, l := range lines {
-		if i == maxUnresolvedLines {
-			fmt.Fprintf(w, "  … and %d more Services (-o json lists them all)\n", len(lines)-i)
-			break
-		}
+	for _, l := range UnresolvedLines(us) {
 		for _, wl := range style.Wrap("  "+l, style.Width, "      ") {
 			fmt.Fprintln(w, wl)
 		}
@@ -79,12 +78,7 @@ func unresolvedMarkdown(b *strings.Builder, us []plan.Unresolved) {
 		return
 	}
 	fmt.Fprintf(b, "\n#### %s\n\n", UnresolvedHeading)
-	lines := UnresolvedLines(us)
-	for i, l := range lines {
-		if i == maxUnresolvedLines {
-			fmt.Fprintf(b, "- … and %d more Services\n", len(lines)-i)
-			break
-		}
+	for _, l := range UnresolvedLines(us) {
 		fmt.Fprintf(b, "- %s\n", escapeText(l))
 	}
 	fmt.Fprintf(b, "\nTo apply: %s.\n", escapeText(UnresolvedHint))

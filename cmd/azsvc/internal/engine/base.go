@@ -128,10 +128,7 @@ func PlanBase(ctx context.Context, base *Base, head *Inputs, seeds [][]byte) (*p
 // way (desired.BuildWith).
 func buildBase(svc *service.Input, cfg *cluster.Config) *Inputs {
 	in := &Inputs{Service: svc, Config: cfg}
-	state, scope, _ := desired.BuildWith(svc.Services, cfg, desired.Options{Topology: &svc.Topology})
-	desired.Endpoints(state, &scope, svc.Endpoints, cfg)
-	in.Desired, in.Scope = state, scope
-	in.Scope.NodeIPs = nodeIPs(svc.Topology.Nodes)
+	in.buildDesired()
 	return in
 }
 

@@ -175,14 +175,21 @@ func Build(svc *service.Input, cfg *cluster.Config, prune bool) *Inputs {
 	in.Diagnostics = append(in.Diagnostics, svc.Diagnostics...)
 	in.Diagnostics = append(in.Diagnostics, service.Validate(svc.Services)...)
 	in.Diagnostics = append(in.Diagnostics, service.ValidateEndpoints(svc.Endpoints, svc.Services, cfg.SubscriptionForIDs())...)
-	state, scope, refusals := desired.BuildWith(svc.Services, cfg, desired.Options{Topology: &svc.Topology})
-	desired.Endpoints(state, &scope, svc.Endpoints, cfg)
-	in.Diagnostics = append(in.Diagnostics, refusals...)
+	in.Diagnostics = append(in.Diagnostics, in.buildDesired()...)
 	service.SortDiagnostics(in.Diagnostics)
-	in.Desired, in.Scope = state, scope
 	in.Scope.Prune = prune
-	in.Scope.NodeIPs = nodeIPs(svc.Topology.Nodes)
 	return in
+}
+
+// buildDesired builds the desired state and scope of in's Services and
+// PrivateEndpoints, and returns CCM's refusals.
+func (in *Inputs) buildDesired() []service.Diagnostic {
+	svc := in.Service
+	state, scope, refusals := desired.BuildWith(svc.Services, in.Config, desired.Options{Topology: &svc.Topology})
+	desired.Endpoints(state, &scope, svc.Endpoints, in.Config)
+	in.Desired, in.Scope = state, scope
+	in.Scope.NodeIPs = nodeIPs(svc.Topology.Nodes)
+	return refusals
 }
 
 // nodeIPs maps the InternalIPs of nodes to their names: addresses their
