@@ -38,8 +38,8 @@ func loadRecipe(t *testing.T, file string) *ciRecipe {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
-	r := &ciRecipe{file: file, env: strings2(doc["env"])}
-	for k, v := range strings2(doc["variables"]) {
+	r := &ciRecipe{file: file, env: stringMap(doc["env"])}
+	for k, v := range stringMap(doc["variables"]) {
 		r.env[k] = v
 	}
 	collectSteps(doc, r)
@@ -76,7 +76,7 @@ func collectSteps(v any, r *ciRecipe) {
 
 func shellStep(v any) (ciStep, bool) {
 	m, _ := v.(map[string]any)
-	s := ciStep{env: strings2(m["env"])}
+	s := ciStep{env: stringMap(m["env"])}
 	s.name, _ = m["name"].(string)
 	if s.name == "" {
 		s.name, _ = m["displayName"].(string)
@@ -108,7 +108,7 @@ func (r *ciRecipe) step(t *testing.T, name string) ciStep {
 
 func asList(v any) []any { l, _ := v.([]any); return l }
 
-func strings2(v any) map[string]string {
+func stringMap(v any) map[string]string {
 	out := map[string]string{}
 	if m, ok := v.(map[string]any); ok {
 		for k, x := range m {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -20,13 +19,7 @@ import (
 // under a load-balancing rule stay disruptive.
 func TestLiveClusterPartialNodes(t *testing.T) {
 	tg := liveClusterTarget(t)
-	state, err := os.ReadFile("examples/live-cluster/ccm-state.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tg.Emulator.Seed(state); err != nil {
-		t.Fatal(err)
-	}
+	seedCCMState(t, tg)
 	editedCopy(t, liveCluster.nodes, func(s string) string { return s[:strings.Index(s, "---\n")] })
 	in, err := LoadInputs(Settings{Files: []string{liveCluster.services, liveCluster.nodes, liveCluster.slices},
 		AzureConfig: liveCluster.config, ClusterName: exampleCluster})

@@ -85,6 +85,20 @@ func liveClusterInputs(t *testing.T, files ...string) (*Inputs, []string) {
 
 // liveClusterTarget opens the example's emulator, then moves to the
 // repository root, where the inputs are loaded from.
+// seedCCMState puts into tg what CCM built for the example cluster
+// (examples/live-cluster/ccm-state.json), read from the repository root
+// liveClusterTarget moves to.
+func seedCCMState(t *testing.T, tg *Target) {
+	t.Helper()
+	state, err := os.ReadFile("examples/live-cluster/ccm-state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tg.Emulator.Seed(state); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func liveClusterTarget(t *testing.T) *Target {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join(examples, ".."))
@@ -172,13 +186,7 @@ func TestLiveClusterGoldenPlans(t *testing.T) {
 func TestLiveClusterAdoptsCCMState(t *testing.T) {
 	tg := liveClusterTarget(t)
 	in, files := liveClusterInputs(t, liveCluster.services, liveCluster.nodes, liveCluster.slices)
-	state, err := os.ReadFile("examples/live-cluster/ccm-state.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tg.Emulator.Seed(state); err != nil {
-		t.Fatal(err)
-	}
+	seedCCMState(t, tg)
 	p := mustPlan(t, in, tg)
 	requireEmpty(t, "plan over CCM's state", p)
 	renderGolden(t, "examples/live-cluster/plan-adopt.golden.txt", func(w *bytes.Buffer) error {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,13 +169,7 @@ func deleteFrontend(t testing.TB, emu *emulator.Emulator, id plan.ID) {
 func TestStatusPoolMembers(t *testing.T) {
 	tg := liveClusterTarget(t)
 	in, files := liveClusterInputs(t, liveCluster.services, liveCluster.nodes, liveCluster.slices)
-	state, err := os.ReadFile("examples/live-cluster/ccm-state.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tg.Emulator.Seed(state); err != nil {
-		t.Fatal(err)
-	}
+	seedCCMState(t, tg)
 	r, p, err := Status(t.Context(), in, tg)
 	if err != nil || !r.Ready() {
 		t.Fatalf("status over CCM's state: ready %v, %v", r != nil && r.Ready(), err)
