@@ -287,12 +287,7 @@ func isUnknownHash(name string) bool {
 
 // Shown is Address with the placeholders in its names worded (ShowName):
 // what text and markdown print. Address itself stays unique, for JSON.
-func (id ID) Shown() string {
-	if p := id.Kind.Parent(); p != "" {
-		return kinds[p].addrToken + "/" + id.Names[0] + "/" + kinds[id.Kind].addrToken + "/" + ShowName(id.Name())
-	}
-	return kinds[id.Kind].addrToken + "/" + ShowName(id.Name())
-}
+func (id ID) Shown() string { return id.address(ShowName(id.Name())) }
 
 // ShownAddress words the placeholders of an address or ID string.
 func ShownAddress(s string) string {

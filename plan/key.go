@@ -199,9 +199,12 @@ func kindBySegment(seg string, parent Kind) (Kind, bool) {
 // Address is the short, readable address of a resource used in plan output,
 // mirroring the ARM hierarchy: lb/kubernetes/rule/a1b2-TCP-80, pip/kubernetes-a1b2
 // (ux-anchors §8.1).
-func (id ID) Address() string {
+func (id ID) Address() string { return id.address(id.Name()) }
+
+// address is the address of id with name as its own name.
+func (id ID) address(name string) string {
 	if p := id.Kind.Parent(); p != "" {
-		return kinds[p].addrToken + "/" + id.Names[0] + "/" + kinds[id.Kind].addrToken + "/" + id.Name()
+		return kinds[p].addrToken + "/" + id.Names[0] + "/" + kinds[id.Kind].addrToken + "/" + name
 	}
-	return kinds[id.Kind].addrToken + "/" + id.Name()
+	return kinds[id.Kind].addrToken + "/" + name
 }
